@@ -1,0 +1,16 @@
+"""Account lifecycle hooks: a new account receives its welcome beans and practice points."""
+
+from django.conf import settings
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts_welcome_grant")
+def grant_welcome_chips(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    if not created or raw:
+        return
+    try:
+        from wallets.services import welcome_grant
+    except ImportError:  # wallets not built yet
+        return
+    welcome_grant(user=instance)
