@@ -28,7 +28,7 @@ class Command(BaseCommand):
                 user = User.objects.create_user(name, f"{name}@halfpoint.localhost", DEMO_PASSWORD,
                                                 display_name=name.capitalize())
                 EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-        self.stdout.write(self.style.SUCCESS("Demo accounts (password for all: %s):" % DEMO_PASSWORD))
+        self.stdout.write(self.style.SUCCESS(f"Demo accounts (password for all: {DEMO_PASSWORD}):"))
         self.stdout.write("  admin (superuser, /admin/)")
         for name in DEMO_PLAYERS:
             self.stdout.write(f"  {name}")

@@ -1,0 +1,38 @@
+# HalfPoint: `make run` serves the site, `make test` runs everything.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint browser bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+# Reinstall when the dependency list changes.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	@echo "HalfPoint on http://127.0.0.1:8000  (Ctrl-C stops the web server, worker and beat)"
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
+
+# Debian's chromium for the end-to-end tests; never a downloaded browser.
+browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: $(STAMP) browser lint
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .celery-broker
