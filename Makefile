@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint browser bench clean
+.PHONY: run test lint browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,9 +30,6 @@ lint: $(STAMP)
 
 test: $(STAMP) browser lint
 	$(BIN)/pytest
-
-bench: $(STAMP)
-	$(BIN)/python benchmarks/engine_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .celery-broker
