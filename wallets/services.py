@@ -1,0 +1,403 @@
+"""Wallet writes: grants, buy-in holds, hand settlement, release. The only code that
+writes the ledger.
+
+Every service is atomic and follows the same order, which is what keeps it free of
+deadlocks and double spends across any number of processes:
+1. lock the accounts it moves with SELECT ... FOR UPDATE, in primary-key order (two
+   settlements between the same seats in opposite directions lock in the same order);
+2. claim the idempotency key by inserting the Transaction row inside a savepoint: the
+   UNIQUE index refuses a second insert, and the service returns the first result
+   (a retry waits on step 1 until the first call commits, so it always finds it);
+3. check (funds, open hold, balanced movements), raising WalletError, which rolls back
+   the whole call, key included;
+4. write: bulk-insert the entries and update every cached balance in one UPDATE.
+Callers that hold other locks (the games layer locks its Table row first) call these
+inside their own transaction; the savepoints keep that transaction usable.
+"""
+
+import uuid
+from collections.abc import Mapping
+from datetime import date
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import BigIntegerField, Case, F, Q, Value, When
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import Account, Currency, Entry, Hold, Transaction
+
+SYSTEM_WELCOME = "welcome"
+SYSTEM_DAILY_BONUS = "daily-bonus"
+SYSTEM_POINTS_REFILL = "points-refill"
+SYSTEM_ADJUSTMENTS = "adjustments"
+
+
+class WalletError(Exception):
+    """A refused wallet operation. `code` is stable for clients; `message` is for people."""
+
+    code = "wallet_error"
+
+    def __init__(self, message: str = "", *, code: str | None = None):
+        if code:
+            self.code = code
+        self.message = str(message) or self.code
+        super().__init__(self.message)
+
+
+class InsufficientFunds(WalletError):
+    code = "insufficient_funds"
+
+
+class HoldClosed(WalletError):
+    code = "hold_closed"
+
+
+class SeatAlreadyHeld(WalletError):
+    code = "seat_already_held"
+
+
+class BonusAlreadyClaimed(WalletError):
+    code = "daily_bonus_already_claimed"
+
+
+class PointsAtCeiling(WalletError):
+    code = "points_at_ceiling"
+
+
+class NotAllowed(WalletError):
+    code = "not_allowed"
+
+
+class IdempotencyKeyReused(WalletError):
+    code = "idempotency_key_reused"
+
+
+# --- helpers -----------------------------------------------------------------------
+
+
+def _check_currency(currency: str) -> str:
+    if currency not in Currency.values:
+        raise WalletError(_("Unknown currency."), code="unknown_currency")
+    return currency
+
+
+def _check_positive(amount: int) -> int:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise WalletError(_("The amount must be a whole number above zero."), code="invalid_amount")
+    return amount
+
+
+def _available_account_id(*, user_id: int, currency: str) -> int:
+    """The user's available account, created on first use (the unique constraint makes
+    a concurrent creation safe: the loser reads the winner's row)."""
+    account_id = (
+        Account.objects.filter(kind=Account.Kind.AVAILABLE, user_id=user_id, currency=currency)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if account_id is not None:
+        return account_id
+    try:
+        with transaction.atomic():
+            return Account.objects.create(kind=Account.Kind.AVAILABLE, user_id=user_id, currency=currency).pk
+    except IntegrityError:
+        return Account.objects.get(kind=Account.Kind.AVAILABLE, user_id=user_id, currency=currency).pk
+
+
+def _system_account_id(*, name: str, currency: str) -> int:
+    account_id = (
+        Account.objects.filter(kind=Account.Kind.SYSTEM, name=name, currency=currency)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if account_id is not None:
+        return account_id
+    try:
+        with transaction.atomic():
+            return Account.objects.create(kind=Account.Kind.SYSTEM, name=name, currency=currency).pk
+    except IntegrityError:
+        return Account.objects.get(kind=Account.Kind.SYSTEM, name=name, currency=currency).pk
+
+
+def _lock(query: Q) -> list[Account]:
+    """Lock the matching accounts in primary-key order. Needs an open transaction."""
+    return list(Account.objects.select_for_update().filter(query).order_by("pk"))
+
+
+def _claim(
+    *,
+    key: str,
+    kind: str,
+    currency: str,
+    memo: str = "",
+    hand_ref: str = "",
+    created_by=None,
+) -> tuple[Transaction, bool]:
+    """Insert the transaction row that owns `key`; (row, True) when this call owns it,
+    (first row, False) when the key was used before. Needs the accounts locked first."""
+    if not key:
+        raise WalletError(_("An idempotency key is required."), code="idempotency_key_required")
+    try:
+        with transaction.atomic():
+            txn = Transaction.objects.create(
+                idempotency_key=key, kind=kind, currency=currency, memo=memo[:500], hand_ref=hand_ref,
+                created_by=created_by,
+            )
+        return txn, True
+    except IntegrityError:
+        first = Transaction.objects.get(idempotency_key=key)
+    if first.kind != kind or first.currency != currency:
+        raise IdempotencyKeyReused(_("This idempotency key was used for another operation."))
+    return first, False
+
+
+def _move(txn: Transaction, deltas: Mapping[Account, int]) -> None:
+    """Write the entries of `txn` and the cached balances: two queries whatever the
+    number of accounts. The accounts must be locked by the caller."""
+    deltas = {account: amount for account, amount in deltas.items() if amount}
+    if sum(deltas.values()) != 0 or len(deltas) < 2:
+        raise WalletError(_("A ledger transaction must balance."), code="unbalanced")
+    Entry.objects.bulk_create(Entry(transaction=txn, account=account, amount=amount) for account, amount in deltas.items())
+    Account.objects.filter(pk__in=[account.pk for account in deltas]).update(
+        balance=F("balance")
+        + Case(
+            *(When(pk=account.pk, then=Value(amount)) for account, amount in deltas.items()),
+            default=Value(0),
+            output_field=BigIntegerField(),
+        )
+    )
+    for account, amount in deltas.items():
+        account.balance += amount
+
+
+def _by_kind(accounts: list[Account], kind: str) -> Account:
+    return next(account for account in accounts if account.kind == kind)
+
+
+def _lock_user_and_system(*, user_id: int, currency: str, system: str) -> tuple[Account, Account]:
+    available_id = _available_account_id(user_id=user_id, currency=currency)
+    system_id = _system_account_id(name=system, currency=currency)
+    locked = _lock(Q(pk__in=[available_id, system_id]))
+    return _by_kind(locked, Account.Kind.AVAILABLE), _by_kind(locked, Account.Kind.SYSTEM)
+
+
+def _lock_hold_and_available(hold: Account) -> tuple[Hold, Account]:
+    """Lock a hold and its owner's available account of the same currency, in pk order."""
+    locked = _lock(
+        Q(pk=hold.pk, kind=Account.Kind.HOLD)
+        | Q(kind=Account.Kind.AVAILABLE, user_id=hold.user_id, currency=hold.currency)
+    )
+    if len(locked) != 2:
+        raise WalletError(_("No such hold."), code="unknown_hold")
+    locked_hold = _by_kind(locked, Account.Kind.HOLD)
+    locked_hold.__class__ = Hold
+    return locked_hold, _by_kind(locked, Account.Kind.AVAILABLE)
+
+
+# --- grants --------------------------------------------------------------------------
+
+
+def _grant(
+    *, user, currency: str, amount: int, system: str, kind: str, key: str, memo: str = "", created_by=None
+) -> Transaction:
+    """Move `amount` (signed) from a system account to the user's available balance."""
+    with transaction.atomic():
+        available, source = _lock_user_and_system(user_id=user.pk, currency=currency, system=system)
+        txn, created = _claim(key=key, kind=kind, currency=currency, memo=memo, created_by=created_by)
+        if not created:
+            return txn
+        if available.balance + amount < 0:
+            raise InsufficientFunds(_("The balance cannot go below zero."))
+        _move(txn, {source: -amount, available: amount})
+        return txn
+
+
+def welcome_grant(*, user) -> list[Transaction]:
+    """Give a new account its welcome beans and its practice points. Idempotent per user:
+    the keys are derived from the user, so calling it again grants nothing.
+    Locks: the user's available accounts and the welcome system accounts."""
+    grants = [(Currency.BEANS, settings.WELCOME_BEANS), (Currency.POINTS, settings.PRACTICE_POINTS_CEILING)]
+    return [
+        _grant(
+            user=user, currency=currency, amount=amount, system=SYSTEM_WELCOME, kind=Transaction.Kind.WELCOME,
+            key=f"welcome:{currency}:{user.pk}", memo="Welcome to HalfPoint",
+        )
+        for currency, amount in grants
+        if amount > 0
+    ]
+
+
+def daily_bonus_claim(*, user, today: date | None = None) -> Transaction:
+    """Grant DAILY_BONUS_BEANS once per UTC day. The key `daily-bonus:<user>:<day>` is the
+    unique constraint that allows one claim per day; a second claim that day raises
+    BonusAlreadyClaimed (whether it is a retry or not, nothing more is granted).
+    Locks: the user's available beans and the daily-bonus system account."""
+    today = today or timezone.now().date()  # timezone.now() is UTC: USE_TZ
+    key = f"daily-bonus:{user.pk}:{today.isoformat()}"
+    with transaction.atomic():
+        available, source = _lock_user_and_system(user_id=user.pk, currency=Currency.BEANS, system=SYSTEM_DAILY_BONUS)
+        txn, created = _claim(key=key, kind=Transaction.Kind.DAILY_BONUS, currency=Currency.BEANS,
+                              memo=f"Daily bonus {today.isoformat()}")
+        if not created:
+            raise BonusAlreadyClaimed(_("You have already claimed today's bonus. Come back tomorrow."))
+        _move(txn, {source: -settings.DAILY_BONUS_BEANS, available: settings.DAILY_BONUS_BEANS})
+        return txn
+
+
+def points_refill(*, user, idempotency_key: str | None = None) -> Transaction:
+    """Top the user's available points up to PRACTICE_POINTS_CEILING (points on tables are
+    not counted: the ceiling is on what the player can still sit down with).
+    Raises PointsAtCeiling when there is nothing to add.
+    Locks: the user's available points and the refill system account."""
+    ceiling = settings.PRACTICE_POINTS_CEILING
+    with transaction.atomic():
+        available, source = _lock_user_and_system(
+            user_id=user.pk, currency=Currency.POINTS, system=SYSTEM_POINTS_REFILL
+        )
+        txn, created = _claim(key=idempotency_key or f"points-refill:{uuid.uuid4()}",
+                              kind=Transaction.Kind.POINTS_REFILL, currency=Currency.POINTS,
+                              memo=f"Refill to {ceiling}")
+        if not created:
+            return txn
+        missing = ceiling - available.balance
+        if missing <= 0:
+            raise PointsAtCeiling(_("Your points are already at the ceiling of %(ceiling)s.") % {"ceiling": ceiling})
+        _move(txn, {source: -missing, available: missing})
+        return txn
+
+
+def adjustment_create(
+    *, user, currency: str, amount: int, reason: str, by, idempotency_key: str | None = None
+) -> Transaction:
+    """A moderator's correction of a user's available balance (signed `amount`), recorded
+    with who made it (`created_by`) and why (`memo`). Only superusers may adjust.
+    Locks: the user's available account and the adjustments system account."""
+    _check_currency(currency)
+    if not getattr(by, "is_superuser", False):
+        raise NotAllowed(_("Only a superuser can adjust a wallet."))
+    reason = (reason or "").strip()
+    if not reason:
+        raise WalletError(_("An adjustment needs a reason."), code="reason_required")
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount == 0:
+        raise WalletError(_("The amount must be a whole number other than zero."), code="invalid_amount")
+    return _grant(
+        user=user, currency=currency, amount=amount, system=SYSTEM_ADJUSTMENTS, kind=Transaction.Kind.ADJUSTMENT,
+        key=idempotency_key or f"adjustment:{uuid.uuid4()}", memo=reason, created_by=by,
+    )
+
+
+# --- holds ---------------------------------------------------------------------------
+
+
+def hold_create(*, user, currency: str, amount: int, seat_ref: str, idempotency_key: str) -> Hold:
+    """Reserve a buy-in of `amount` from the user's available balance for the seat
+    `seat_ref` (one open hold per seat). Raises InsufficientFunds when amount > available.
+    Locks: the user's available account of that currency."""
+    _check_currency(currency)
+    _check_positive(amount)
+    if not seat_ref:
+        raise WalletError(_("A hold needs a seat."), code="seat_required")
+    with transaction.atomic():
+        available_id = _available_account_id(user_id=user.pk, currency=currency)
+        (available,) = _lock(Q(pk=available_id))
+        txn, created = _claim(key=idempotency_key, kind=Transaction.Kind.HOLD, currency=currency,
+                              memo=f"Buy-in at {seat_ref}")
+        if not created:
+            return Hold.objects.get(entries__transaction=txn)
+        if amount > available.balance:
+            raise InsufficientFunds(
+                _("You have %(available)s %(currency)s available; the buy-in is %(amount)s.")
+                % {"available": available.balance, "currency": Currency(currency).label, "amount": amount}
+            )
+        try:
+            with transaction.atomic():
+                hold = Hold.objects.create(kind=Account.Kind.HOLD, user=user, currency=currency, seat_ref=seat_ref)
+        except IntegrityError:
+            raise SeatAlreadyHeld(_("This seat already has chips on it.")) from None
+        _move(txn, {available: -amount, hold: amount})
+        return hold
+
+
+def hold_top_up(*, hold: Account, amount: int, idempotency_key: str) -> Hold:
+    """Add `amount` from the owner's available balance to an open hold (a banker refilling
+    the bank, a player adding chips between hands). Raises InsufficientFunds, HoldClosed.
+    Locks: the hold and its owner's available account, in pk order."""
+    _check_positive(amount)
+    with transaction.atomic():
+        locked_hold, available = _lock_hold_and_available(hold)
+        txn, created = _claim(key=idempotency_key, kind=Transaction.Kind.TOP_UP, currency=locked_hold.currency,
+                              memo=f"Top-up at {locked_hold.seat_ref}")
+        if not created:
+            return locked_hold
+        if locked_hold.closed_at is not None:
+            raise HoldClosed(_("This seat has been released."))
+        if amount > available.balance:
+            raise InsufficientFunds(
+                _("You have %(available)s %(currency)s available; the top-up is %(amount)s.")
+                % {"available": available.balance, "currency": Currency(locked_hold.currency).label, "amount": amount}
+            )
+        _move(txn, {available: -amount, locked_hold: amount})
+        return locked_hold
+
+
+def hold_release(*, hold: Account, idempotency_key: str) -> Hold:
+    """Return what is left of the hold to the owner's available balance and close it.
+    Releasing a closed hold does nothing and returns it (leaving twice is harmless);
+    a closed hold cannot be topped up or settled again. An empty hold is closed without
+    a ledger transaction (an entry is never zero).
+    Locks: the hold and its owner's available account, in pk order."""
+    with transaction.atomic():
+        locked_hold, available = _lock_hold_and_available(hold)
+        if locked_hold.closed_at is not None:
+            return locked_hold
+        if locked_hold.balance:
+            txn, created = _claim(key=idempotency_key, kind=Transaction.Kind.RELEASE,
+                                  currency=locked_hold.currency, memo=f"Left {locked_hold.seat_ref}")
+            if not created:
+                # Our release would have closed the hold; an open hold means another operation owns the key.
+                raise IdempotencyKeyReused(_("This idempotency key was used for another operation."))
+            _move(txn, {locked_hold: -locked_hold.balance, available: locked_hold.balance})
+        locked_hold.closed_at = timezone.now()
+        Account.objects.filter(pk=locked_hold.pk).update(closed_at=locked_hold.closed_at)
+        return locked_hold
+
+
+def hand_settle(
+    *, currency: str, movements: Mapping[int, int], idempotency_key: str, memo: str = "", hand_ref: str = ""
+) -> Transaction | None:
+    """Apply one settled hand's chip movements between holds as one ledger transaction.
+    `movements` maps hold id -> signed delta and must sum to zero; seats with a zero delta
+    may be left out or given 0. Returns None when nothing moves (no transaction is written).
+    Raises WalletError (unbalanced, unknown_hold), HoldClosed, InsufficientFunds (a stack
+    would go below zero: rules/README.md "No debt").
+    Queries: a constant six, whatever the number of seats.
+    Locks: every hold in `movements`, in pk order (the caller's Table lock comes first)."""
+    _check_currency(currency)
+    deltas: dict[int, int] = {}
+    for hold_id, delta in movements.items():
+        if not isinstance(delta, int) or isinstance(delta, bool):
+            raise WalletError(_("Chip movements are whole numbers."), code="invalid_amount")
+        if delta:
+            deltas[int(hold_id)] = delta
+    if sum(deltas.values()) != 0:
+        raise WalletError(_("A hand's chip movements must sum to zero."), code="unbalanced")
+    if not deltas:
+        return None
+    with transaction.atomic():
+        holds = _lock(Q(kind=Account.Kind.HOLD, pk__in=list(deltas)))
+        txn, created = _claim(key=idempotency_key, kind=Transaction.Kind.SETTLE, currency=currency, memo=memo,
+                              hand_ref=hand_ref)
+        if not created:
+            return txn
+        if len(holds) != len(deltas):
+            raise WalletError(_("No such hold."), code="unknown_hold")
+        for hold in holds:
+            if hold.currency != currency:
+                raise WalletError(_("A hold of another currency cannot settle here."), code="wrong_currency")
+            if hold.closed_at is not None:
+                raise HoldClosed(_("A seat in this hand has been released."))
+            if hold.balance + deltas[hold.pk] < 0:
+                raise InsufficientFunds(_("A stack cannot go below zero."), code="stack_would_go_negative")
+        _move(txn, {hold: deltas[hold.pk] for hold in holds})
+        return txn
