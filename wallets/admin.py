@@ -66,8 +66,12 @@ class TransactionAdmin(ReadOnlyAdmin):
             data = form.cleaned_data
             try:
                 txn = services.adjustment_create(
-                    user=data["user"], currency=data["currency"], amount=data["amount"], reason=data["reason"],
-                    by=request.user, idempotency_key=data["idempotency_key"],
+                    user=data["user"],
+                    currency=data["currency"],
+                    amount=data["amount"],
+                    reason=data["reason"],
+                    by=request.user,
+                    idempotency_key=data["idempotency_key"],
                 )
             except services.WalletError as error:
                 form.add_error(None, error.message)

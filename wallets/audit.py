@@ -25,7 +25,13 @@ def _transactions_balance() -> list[dict]:
         .values("pk", "kind", "total", "n", "foreign")
     )
     return [
-        {"transaction": r["pk"], "kind": r["kind"], "sum": r["total"], "entries": r["n"], "foreign_currency": r["foreign"]}
+        {
+            "transaction": r["pk"],
+            "kind": r["kind"],
+            "sum": r["total"],
+            "entries": r["n"],
+            "foreign_currency": r["foreign"],
+        }
         for r in rows
     ]
 
@@ -75,7 +81,13 @@ def _orphan_holds(live_seat_refs: set[str]) -> list[dict]:
         .values("pk", "user_id", "seat_ref", "balance", "currency")
     )
     return [
-        {"hold": r["pk"], "user": r["user_id"], "seat_ref": r["seat_ref"], "balance": r["balance"], "currency": r["currency"]}
+        {
+            "hold": r["pk"],
+            "user": r["user_id"],
+            "seat_ref": r["seat_ref"],
+            "balance": r["balance"],
+            "currency": r["currency"],
+        }
         for r in rows
     ]
 

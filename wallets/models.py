@@ -53,8 +53,12 @@ class Account(models.Model):
                 name="wallets_account_no_negative_balance",
                 condition=Q(kind="system") | Q(balance__gte=0),
             ),
-            models.CheckConstraint(name="wallets_account_kind_valid", condition=Q(kind__in=["system", "available", "hold"])),
-            models.CheckConstraint(name="wallets_account_currency_valid", condition=Q(currency__in=["beans", "points"])),
+            models.CheckConstraint(
+                name="wallets_account_kind_valid", condition=Q(kind__in=["system", "available", "hold"])
+            ),
+            models.CheckConstraint(
+                name="wallets_account_currency_valid", condition=Q(currency__in=["beans", "points"])
+            ),
             models.CheckConstraint(
                 name="wallets_account_owner_matches_kind",
                 condition=(Q(kind="system", user__isnull=True) & ~Q(name=""))
@@ -62,7 +66,8 @@ class Account(models.Model):
             ),
             models.CheckConstraint(
                 name="wallets_account_seat_only_on_holds",
-                condition=(Q(kind="hold") & ~Q(seat_ref="")) | (~Q(kind="hold") & Q(seat_ref="", closed_at__isnull=True)),
+                condition=(Q(kind="hold") & ~Q(seat_ref=""))
+                | (~Q(kind="hold") & Q(seat_ref="", closed_at__isnull=True)),
             ),
             # Releasing a hold moves its whole balance out before closing it.
             models.CheckConstraint(
@@ -76,7 +81,9 @@ class Account(models.Model):
             ),
             # A seat has at most one open hold behind its stack.
             models.UniqueConstraint(
-                fields=["seat_ref"], condition=Q(kind="hold", closed_at__isnull=True), name="wallets_one_open_hold_per_seat"
+                fields=["seat_ref"],
+                condition=Q(kind="hold", closed_at__isnull=True),
+                name="wallets_one_open_hold_per_seat",
             ),
         ]
         indexes = [models.Index(fields=["user", "kind", "currency"], name="wallets_acc_user_kind")]
@@ -135,7 +142,9 @@ class Transaction(models.Model):
         verbose_name = _("transaction")
         verbose_name_plural = _("transactions")
         constraints = [
-            models.CheckConstraint(name="wallets_transaction_currency_valid", condition=Q(currency__in=["beans", "points"])),
+            models.CheckConstraint(
+                name="wallets_transaction_currency_valid", condition=Q(currency__in=["beans", "points"])
+            ),
             # An adjustment records who made it and why.
             models.CheckConstraint(
                 name="wallets_adjustment_has_author_and_reason",

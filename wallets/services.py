@@ -141,7 +141,11 @@ def _claim(
     try:
         with transaction.atomic():
             txn = Transaction.objects.create(
-                idempotency_key=key, kind=kind, currency=currency, memo=memo[:500], hand_ref=hand_ref,
+                idempotency_key=key,
+                kind=kind,
+                currency=currency,
+                memo=memo[:500],
+                hand_ref=hand_ref,
                 created_by=created_by,
             )
         return txn, True
@@ -158,7 +162,9 @@ def _move(txn: Transaction, deltas: Mapping[Account, int]) -> None:
     deltas = {account: amount for account, amount in deltas.items() if amount}
     if sum(deltas.values()) != 0 or len(deltas) < 2:
         raise WalletError(_("A ledger transaction must balance."), code="unbalanced")
-    Entry.objects.bulk_create(Entry(transaction=txn, account=account, amount=amount) for account, amount in deltas.items())
+    Entry.objects.bulk_create(
+        Entry(transaction=txn, account=account, amount=amount) for account, amount in deltas.items()
+    )
     Account.objects.filter(pk__in=[account.pk for account in deltas]).update(
         balance=F("balance")
         + Case(
@@ -220,8 +226,13 @@ def welcome_grant(*, user) -> list[Transaction]:
     grants = [(Currency.BEANS, settings.WELCOME_BEANS), (Currency.POINTS, settings.PRACTICE_POINTS_CEILING)]
     return [
         _grant(
-            user=user, currency=currency, amount=amount, system=SYSTEM_WELCOME, kind=Transaction.Kind.WELCOME,
-            key=f"welcome:{currency}:{user.pk}", memo="Welcome to HalfPoint",
+            user=user,
+            currency=currency,
+            amount=amount,
+            system=SYSTEM_WELCOME,
+            kind=Transaction.Kind.WELCOME,
+            key=f"welcome:{currency}:{user.pk}",
+            memo="Welcome to HalfPoint",
         )
         for currency, amount in grants
         if amount > 0
@@ -237,8 +248,9 @@ def daily_bonus_claim(*, user, today: date | None = None) -> Transaction:
     key = f"daily-bonus:{user.pk}:{today.isoformat()}"
     with transaction.atomic():
         available, source = _lock_user_and_system(user_id=user.pk, currency=Currency.BEANS, system=SYSTEM_DAILY_BONUS)
-        txn, created = _claim(key=key, kind=Transaction.Kind.DAILY_BONUS, currency=Currency.BEANS,
-                              memo=f"Daily bonus {today.isoformat()}")
+        txn, created = _claim(
+            key=key, kind=Transaction.Kind.DAILY_BONUS, currency=Currency.BEANS, memo=f"Daily bonus {today.isoformat()}"
+        )
         if not created:
             raise BonusAlreadyClaimed(_("You have already claimed today's bonus. Come back tomorrow."))
         _move(txn, {source: -settings.DAILY_BONUS_BEANS, available: settings.DAILY_BONUS_BEANS})
@@ -255,9 +267,12 @@ def points_refill(*, user, idempotency_key: str | None = None) -> Transaction:
         available, source = _lock_user_and_system(
             user_id=user.pk, currency=Currency.POINTS, system=SYSTEM_POINTS_REFILL
         )
-        txn, created = _claim(key=idempotency_key or f"points-refill:{uuid.uuid4()}",
-                              kind=Transaction.Kind.POINTS_REFILL, currency=Currency.POINTS,
-                              memo=f"Refill to {ceiling}")
+        txn, created = _claim(
+            key=idempotency_key or f"points-refill:{uuid.uuid4()}",
+            kind=Transaction.Kind.POINTS_REFILL,
+            currency=Currency.POINTS,
+            memo=f"Refill to {ceiling}",
+        )
         if not created:
             return txn
         missing = ceiling - available.balance
@@ -282,8 +297,14 @@ def adjustment_create(
     if not isinstance(amount, int) or isinstance(amount, bool) or amount == 0:
         raise WalletError(_("The amount must be a whole number other than zero."), code="invalid_amount")
     return _grant(
-        user=user, currency=currency, amount=amount, system=SYSTEM_ADJUSTMENTS, kind=Transaction.Kind.ADJUSTMENT,
-        key=idempotency_key or f"adjustment:{uuid.uuid4()}", memo=reason, created_by=by,
+        user=user,
+        currency=currency,
+        amount=amount,
+        system=SYSTEM_ADJUSTMENTS,
+        kind=Transaction.Kind.ADJUSTMENT,
+        key=idempotency_key or f"adjustment:{uuid.uuid4()}",
+        memo=reason,
+        created_by=by,
     )
 
 
@@ -301,8 +322,9 @@ def hold_create(*, user, currency: str, amount: int, seat_ref: str, idempotency_
     with transaction.atomic():
         available_id = _available_account_id(user_id=user.pk, currency=currency)
         (available,) = _lock(Q(pk=available_id))
-        txn, created = _claim(key=idempotency_key, kind=Transaction.Kind.HOLD, currency=currency,
-                              memo=f"Buy-in at {seat_ref}")
+        txn, created = _claim(
+            key=idempotency_key, kind=Transaction.Kind.HOLD, currency=currency, memo=f"Buy-in at {seat_ref}"
+        )
         if not created:
             return Hold.objects.get(entries__transaction=txn)
         if amount > available.balance:
@@ -326,8 +348,12 @@ def hold_top_up(*, hold: Account, amount: int, idempotency_key: str) -> Hold:
     _check_positive(amount)
     with transaction.atomic():
         locked_hold, available = _lock_hold_and_available(hold)
-        txn, created = _claim(key=idempotency_key, kind=Transaction.Kind.TOP_UP, currency=locked_hold.currency,
-                              memo=f"Top-up at {locked_hold.seat_ref}")
+        txn, created = _claim(
+            key=idempotency_key,
+            kind=Transaction.Kind.TOP_UP,
+            currency=locked_hold.currency,
+            memo=f"Top-up at {locked_hold.seat_ref}",
+        )
         if not created:
             return locked_hold
         if locked_hold.closed_at is not None:
@@ -352,8 +378,12 @@ def hold_release(*, hold: Account, idempotency_key: str) -> Hold:
         if locked_hold.closed_at is not None:
             return locked_hold
         if locked_hold.balance:
-            txn, created = _claim(key=idempotency_key, kind=Transaction.Kind.RELEASE,
-                                  currency=locked_hold.currency, memo=f"Left {locked_hold.seat_ref}")
+            txn, created = _claim(
+                key=idempotency_key,
+                kind=Transaction.Kind.RELEASE,
+                currency=locked_hold.currency,
+                memo=f"Left {locked_hold.seat_ref}",
+            )
             if not created:
                 # Our release would have closed the hold; an open hold means another operation owns the key.
                 raise IdempotencyKeyReused(_("This idempotency key was used for another operation."))
@@ -386,8 +416,9 @@ def hand_settle(
         return None
     with transaction.atomic():
         holds = _lock(Q(kind=Account.Kind.HOLD, pk__in=list(deltas)))
-        txn, created = _claim(key=idempotency_key, kind=Transaction.Kind.SETTLE, currency=currency, memo=memo,
-                              hand_ref=hand_ref)
+        txn, created = _claim(
+            key=idempotency_key, kind=Transaction.Kind.SETTLE, currency=currency, memo=memo, hand_ref=hand_ref
+        )
         if not created:
             return txn
         if len(holds) != len(deltas):

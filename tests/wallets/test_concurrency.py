@@ -51,11 +51,20 @@ def audit_passes() -> bool:
 def test_concurrent_holds_only_the_affordable_ones_succeed(alice):
     n, buy_in = 10, 150
     k = WELCOME // buy_in  # 6
-    results = run_together([
-        (lambda i=i: services.hold_create(user=alice, currency=Currency.BEANS, amount=buy_in,
-                                          seat_ref=f"room:{i}:seat:1", idempotency_key=f"sit:{i}"))
-        for i in range(n)
-    ])
+    results = run_together(
+        [
+            (
+                lambda i=i: services.hold_create(
+                    user=alice,
+                    currency=Currency.BEANS,
+                    amount=buy_in,
+                    seat_ref=f"room:{i}:seat:1",
+                    idempotency_key=f"sit:{i}",
+                )
+            )
+            for i in range(n)
+        ]
+    )
     held = [r for r in results if isinstance(r, Hold)]
     refused = [r for r in results if isinstance(r, services.InsufficientFunds)]
     assert (len(held), len(refused)) == (k, n - k), results
@@ -64,11 +73,20 @@ def test_concurrent_holds_only_the_affordable_ones_succeed(alice):
 
 
 def test_the_same_key_ten_times_at_once_makes_one_transaction(alice):
-    results = run_together([
-        (lambda: services.hold_create(user=alice, currency=Currency.BEANS, amount=300, seat_ref="room:1:seat:1",
-                                      idempotency_key="sit:once"))
-        for _ in range(10)
-    ])
+    results = run_together(
+        [
+            (
+                lambda: services.hold_create(
+                    user=alice,
+                    currency=Currency.BEANS,
+                    amount=300,
+                    seat_ref="room:1:seat:1",
+                    idempotency_key="sit:once",
+                )
+            )
+            for _ in range(10)
+        ]
+    )
     assert all(isinstance(r, Hold) for r in results), results
     assert len({r.pk for r in results}) == 1
     assert Transaction.objects.filter(idempotency_key="sit:once").count() == 1
@@ -79,10 +97,12 @@ def test_the_same_key_ten_times_at_once_makes_one_transaction(alice):
 def test_the_same_settlement_ten_times_at_once_moves_chips_once(alice, bob):
     a = services.hold_create(user=alice, currency="beans", amount=500, seat_ref="t:1", idempotency_key="a")
     b = services.hold_create(user=bob, currency="beans", amount=500, seat_ref="t:2", idempotency_key="b")
-    results = run_together([
-        (lambda: services.hand_settle(currency="beans", movements={a.pk: -70, b.pk: 70}, idempotency_key="hand:1"))
-        for _ in range(10)
-    ])
+    results = run_together(
+        [
+            (lambda: services.hand_settle(currency="beans", movements={a.pk: -70, b.pk: 70}, idempotency_key="hand:1"))
+            for _ in range(10)
+        ]
+    )
     assert len({r.pk for r in results if isinstance(r, Transaction)}) == 1, results
     assert (Hold.objects.get(pk=a.pk).balance, Hold.objects.get(pk=b.pk).balance) == (430, 570)
 
@@ -116,13 +136,18 @@ def test_opposite_transfers_between_two_players_at_once_do_not_deadlock(alice, b
 def test_a_busy_table_keeps_every_invariant(alice, bob, chen, dara):
     """Settlements, top-ups, leaving and grants for the same players all at once."""
     players = [alice, bob, chen, dara]
-    holds = [services.hold_create(user=p, currency="beans", amount=200, seat_ref=f"t:{i}", idempotency_key=f"h{i}")
-             for i, p in enumerate(players)]
+    holds = [
+        services.hold_create(user=p, currency="beans", amount=200, seat_ref=f"t:{i}", idempotency_key=f"h{i}")
+        for i, p in enumerate(players)
+    ]
     calls = []
     for i in range(8):
         src, dst = holds[i % 4], holds[(i + 1) % 4]
-        calls.append(lambda src=src, dst=dst, i=i: services.hand_settle(
-            currency="beans", movements={src.pk: -10, dst.pk: 10}, idempotency_key=f"hand:{i}"))
+        calls.append(
+            lambda src=src, dst=dst, i=i: services.hand_settle(
+                currency="beans", movements={src.pk: -10, dst.pk: 10}, idempotency_key=f"hand:{i}"
+            )
+        )
         calls.append(lambda h=holds[i % 4], i=i: services.hold_top_up(hold=h, amount=5, idempotency_key=f"top:{i}"))
     calls.append(lambda: services.hold_release(hold=holds[0], idempotency_key="leave"))
     calls += [lambda p=p: services.daily_bonus_claim(user=p) for p in players]

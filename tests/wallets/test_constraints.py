@@ -116,8 +116,11 @@ def test_raw_sql_balanced_transaction_is_accepted(alice, bob):
 @pytest.mark.django_db(transaction=True)
 def test_raw_sql_cannot_rewrite_or_delete_the_ledger(alice):
     entry = Entry.objects.filter(account__user=alice).first()
-    for sql in ("UPDATE wallets_entry SET amount = amount + 1 WHERE id = %s", "DELETE FROM wallets_entry WHERE id = %s",
-                "DELETE FROM wallets_transaction WHERE id = %s"):
+    for sql in (
+        "UPDATE wallets_entry SET amount = amount + 1 WHERE id = %s",
+        "DELETE FROM wallets_entry WHERE id = %s",
+        "DELETE FROM wallets_transaction WHERE id = %s",
+    ):
         target = entry.transaction_id if "transaction" in sql else entry.pk
         with pytest.raises(IntegrityError, match="append-only"):
             with transaction.atomic(), connection.cursor() as cursor:

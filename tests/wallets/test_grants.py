@@ -61,8 +61,9 @@ def test_points_refill_with_the_same_key_refills_once(alice):
 
 
 def test_adjustment_records_who_and_why(alice, admin_user):
-    txn = services.adjustment_create(user=alice, currency=Currency.BEANS, amount=-250, reason="chargeback test",
-                                     by=admin_user)
+    txn = services.adjustment_create(
+        user=alice, currency=Currency.BEANS, amount=-250, reason="chargeback test", by=admin_user
+    )
     assert (txn.created_by, txn.memo, txn.kind) == (admin_user, "chargeback test", Transaction.Kind.ADJUSTMENT)
     assert balances_for(alice)["beans"]["available"] == WELCOME - 250
 

@@ -15,7 +15,12 @@ def sit(user, amount, seat, currency=Currency.BEANS):
 def test_sitting_down_reserves_the_buy_in_from_available(alice):
     hold = sit(alice, 400, "room:1:seat:1")
     assert (hold.balance, hold.user, hold.currency, hold.seat_ref, hold.closed_at) == (
-        400, alice, Currency.BEANS, "room:1:seat:1", None)
+        400,
+        alice,
+        Currency.BEANS,
+        "room:1:seat:1",
+        None,
+    )
     assert balances_for(alice)["beans"] == {"available": WELCOME - 400, "held": 400}
     assert hold_for_seat(seat_ref="room:1:seat:1") == hold
 
@@ -37,8 +42,10 @@ def test_a_hold_must_be_a_positive_whole_amount(alice, amount):
 def test_points_holds_work_like_bean_holds_and_never_touch_beans(alice):
     hold = sit(alice, 500, "room:9:seat:2", currency=Currency.POINTS)
     assert hold.currency == Currency.POINTS
-    assert balances_for(alice) == {"beans": {"available": WELCOME, "held": 0},
-                                   "points": {"available": CEILING - 500, "held": 500}}
+    assert balances_for(alice) == {
+        "beans": {"available": WELCOME, "held": 0},
+        "points": {"available": CEILING - 500, "held": 500},
+    }
 
 
 def test_one_open_hold_per_seat(alice, bob):
@@ -58,8 +65,9 @@ def test_the_same_key_makes_one_hold(alice):
 def test_a_retry_after_spending_the_rest_still_returns_the_first_hold(alice):
     first = services.hold_create(user=alice, currency="beans", amount=600, seat_ref="s:1", idempotency_key="sit-1")
     sit(alice, 400, "s:2")  # available is now 0
-    assert services.hold_create(user=alice, currency="beans", amount=600, seat_ref="s:1",
-                                idempotency_key="sit-1") == first
+    assert (
+        services.hold_create(user=alice, currency="beans", amount=600, seat_ref="s:1", idempotency_key="sit-1") == first
+    )
 
 
 def test_a_key_cannot_be_reused_for_another_operation(alice):
@@ -110,12 +118,15 @@ def test_settle_moves_chips_between_holds_as_one_transaction(alice, bob, chen, d
     txn = services.hand_settle(
         currency="beans",
         movements={bank.pk: -50 + 100 - 30, challengers[0].pk: 50, challengers[1].pk: -100, challengers[2].pk: 30},
-        idempotency_key="table:1:hand:1", memo="Hand 1", hand_ref="table:1:hand:1",
+        idempotency_key="table:1:hand:1",
+        memo="Hand 1",
+        hand_ref="table:1:hand:1",
     )
     assert txn.kind == Transaction.Kind.SETTLE and txn.entries.count() == 4
     assert [h.balance for h in Hold.objects.order_by("pk")] == [520, 550, 400, 530]
-    again = services.hand_settle(currency="beans", movements={bank.pk: 20, challengers[0].pk: -20},
-                                 idempotency_key="table:1:hand:1")
+    again = services.hand_settle(
+        currency="beans", movements={bank.pk: 20, challengers[0].pk: -20}, idempotency_key="table:1:hand:1"
+    )
     assert again == txn  # the first result, not a second movement
     assert [h.balance for h in Hold.objects.order_by("pk")] == [520, 550, 400, 530]
     history = ledger_for(chen)
@@ -151,8 +162,9 @@ def test_a_hand_where_nothing_moves_writes_nothing(alice, bob):
     assert services.hand_settle(currency="beans", movements={a.pk: 0, b.pk: 0}, idempotency_key=key()) is None
 
 
-def test_a_4_seat_hand_settles_in_a_constant_number_of_queries(alice, bob, chen, dara, django_assert_max_num_queries,
-                                                                 django_assert_num_queries):
+def test_a_4_seat_hand_settles_in_a_constant_number_of_queries(
+    alice, bob, chen, dara, django_assert_max_num_queries, django_assert_num_queries
+):
     holds = [sit(p, 500, f"t:1:{i}") for i, p in enumerate([alice, bob, chen, dara])]
     movements = {holds[0].pk: -60, holds[1].pk: 10, holds[2].pk: 20, holds[3].pk: 30}
     # Inside the caller's transaction (as the games layer calls it): savepoint, lock the

@@ -29,15 +29,17 @@ class Rollback(Exception):
 class WalletMachine(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
-        self._settings = override_settings(WELCOME_BEANS=WELCOME, PRACTICE_POINTS_CEILING=CEILING,
-                                           DAILY_BONUS_BEANS=BONUS)
+        self._settings = override_settings(
+            WELCOME_BEANS=WELCOME, PRACTICE_POINTS_CEILING=CEILING, DAILY_BONUS_BEANS=BONUS
+        )
         self._settings.enable()
         # Each run lives in a savepoint rolled back at teardown, inside the test's transaction.
         self._atomic = transaction.atomic()
         self._atomic.__enter__()
         self.players = [make_player(name) for name in ("alice", "bob", "chen")]
-        self.available = {(p.pk, c): (WELCOME if c == Currency.BEANS else CEILING)
-                          for p in self.players for c in Currency.values}
+        self.available = {
+            (p.pk, c): (WELCOME if c == Currency.BEANS else CEILING) for p in self.players for c in Currency.values
+        }
         self.stacks: dict[int, int] = {}  # open hold id -> expected stack
         self.holds: dict[int, Hold] = {}
         self.done: list[tuple[str, object]] = []  # (kind, call) of successful keyed calls, for replays
@@ -61,8 +63,9 @@ class WalletMachine(RuleBasedStateMachine):
         user = self.players[player]
         seat = f"seat:{self.n}"
         try:
-            hold = services.hold_create(user=user, currency=currency, amount=amount, seat_ref=seat,
-                                        idempotency_key=self.key())
+            hold = services.hold_create(
+                user=user, currency=currency, amount=amount, seat_ref=seat, idempotency_key=self.key()
+            )
         except services.InsufficientFunds:
             assert amount > self.available[(user.pk, currency)]
             return
@@ -94,8 +97,9 @@ class WalletMachine(RuleBasedStateMachine):
         assert ok
         for pk, delta in movements.items():
             self.stacks[pk] += delta
-        self.done.append(("settle", lambda: services.hand_settle(currency=currency, movements=movements,
-                                                                 idempotency_key=key)))
+        self.done.append(
+            ("settle", lambda: services.hand_settle(currency=currency, movements=movements, idempotency_key=key))
+        )
 
     @precondition(lambda self: self.stacks)
     @rule(data=st.data(), amount=st.integers(1, 200))
@@ -174,6 +178,7 @@ class WalletMachine(RuleBasedStateMachine):
 def test_wallet_state_machine_keeps_every_invariant():
     run_state_machine_as_test(
         WalletMachine,
-        settings=settings(max_examples=30, stateful_step_count=25, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow]),
+        settings=settings(
+            max_examples=30, stateful_step_count=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+        ),
     )
