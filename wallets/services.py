@@ -197,7 +197,7 @@ def _lock_hold_and_available(hold: Account) -> tuple[Hold, Account]:
     if len(locked) != 2:
         raise WalletError(_("No such hold."), code="unknown_hold")
     locked_hold = _by_kind(locked, Account.Kind.HOLD)
-    locked_hold.__class__ = Hold
+    locked_hold.__class__ = Hold  # same table and fields (a proxy): one locking query for both rows
     return locked_hold, _by_kind(locked, Account.Kind.AVAILABLE)
 
 
