@@ -1,0 +1,1242 @@
+"""The hand machine shared by every game: ``apply(state, command) -> (state, events)``.
+
+One command is checked, then done, on a copy of the state, so a refused command (an ``EngineError``)
+leaves the caller's state untouched. The flow follows rules/README.md "Phases of one hand"; each game
+only plugs in its hooks (games/engine/variants/). Chips move only through ``Table.move`` (settlement,
+jackpot) or explicitly in and out of the table (``sit``, ``leave``, ``top_up``), so the sum of the
+stacks, the bank and the jackpot is conserved by every other command.
+"""
+
+from dataclasses import dataclass, field
+
+from .cards import DECKS, canonical_sorted
+from .errors import EngineError
+from .rules import Rules, validate
+from .shuffle import commitment, roll_dice, seed_bytes, shuffle
+from .state import TableState, copy_state
+from .variants import VARIANTS
+from .variants.base import LOSE, PUSH, VOID, WIN
+
+IN_HAND = ("betting", "playing")
+
+
+@dataclass
+class Command:
+    actor: str
+    action: str
+    args: dict = field(default_factory=dict)
+    now: float = 0.0
+
+
+def new_table(rules: Rules) -> TableState:
+    validate(rules)
+    return TableState(rules=rules)
+
+
+def _command(command) -> Command:
+    if isinstance(command, Command):
+        return command
+    if isinstance(command, dict):
+        return Command(actor=str(command.get("actor", "")), action=str(command.get("action", "")),
+                       args=dict(command.get("args") or {}), now=float(command.get("now") or 0.0))
+    raise EngineError("bad_command", "A command is an object with actor, action, args and now.")
+
+
+def apply(state: TableState, command) -> tuple[TableState, list[dict]]:
+    """Apply one command to a copy of ``state``; return the new state and the events it caused."""
+    cmd = _command(command)
+    handler = HANDLERS.get(cmd.action)
+    if handler is None:
+        raise EngineError("unknown_action", f"There is no action called {cmd.action!r}.")
+    if not isinstance(cmd.args, dict):
+        raise EngineError("bad_command", "The arguments of a command are an object.")
+    s = copy_state(state)
+    t = Table(s, cmd.now)
+    handler(t, cmd.actor, cmd.args)
+    return s, t.events
+
+
+def apply_in_place(state: TableState, command) -> list[dict]:
+    """Like ``apply`` but changes ``state`` itself (for simulations that own their state). A refused
+    command may leave the state half changed, so only use it with commands known to be legal."""
+    cmd = _command(command)
+    handler = HANDLERS.get(cmd.action)
+    if handler is None:
+        raise EngineError("unknown_action", f"There is no action called {cmd.action!r}.")
+    t = Table(state, cmd.now)
+    handler(t, cmd.actor, cmd.args)
+    return t.events
+
+
+class Table:
+    """One command's working context: the state being changed, the time, the events emitted."""
+
+    def __init__(self, s: TableState, now: float):
+        self.s = s
+        self.now = now
+        self.events: list[dict] = []
+        self.rules = s.rules
+        self.v = VARIANTS[s.rules.game]
+
+    @property
+    def hand(self) -> dict:
+        return self.s.hand
+
+    def emit(self, type_: str, **data) -> None:
+        data["type"] = type_
+        self.events.append(data)
+
+    def seat(self, seat_id: str) -> dict:
+        seat = self.s.seat(seat_id)
+        if seat is None:
+            raise EngineError("not_seated", "You are not seated at this table.")
+        return seat
+
+    def stack(self, seat_id: str) -> int:
+        return self.s.seat(seat_id)["stack"]
+
+    def committed(self, seat_id: str) -> int:
+        """The stakes a seat has riding on the current hand (what its stack must cover)."""
+        h = self.s.hand
+        total = sum(ph["stake"] for ph in h["hands"].get(seat_id, ()) if not ph["settled"])
+        side = h["side"].get(seat_id)
+        if side and side["confirmed"]:
+            total += side["amount"]
+        return total
+
+    def eval(self, seat_id: str, index: int = 0):
+        return self.v.evaluate([c[0] for c in self.s.hand["hands"][seat_id][index]["cards"]], self.rules)
+
+    # -- cards -------------------------------------------------------------------------------------
+    def next_card(self) -> str | None:
+        h = self.s.hand
+        if not h["stock"] and self.s.shoe is not None and self.s.shoe["discards"]:
+            # seven-half.md "Cards": when the stock runs out, even mid-hand, the discards become a new stock.
+            h["labels"] += 1
+            label = str(h["labels"])
+            source = canonical_sorted(self.s.shoe["discards"])
+            self.s.shoe["discards"] = []
+            h["stock"] = shuffle(source, seed_bytes(h["seed"]), label)
+            h["reshuffles"].append({"label": label, "source": source, "at": len(h["dealt"])})
+            self.emit("shoe_reshuffled", cards=len(source), label=label)
+        if not h["stock"]:
+            return None
+        card = h["stock"].pop(0)
+        h["dealt"].append(card)
+        return card
+
+    def deal(self, seat_id: str, index: int, vis: str | None = None) -> str | None:
+        """Deal one card to a hand, face down ('own') or up, as the variant says unless ``vis`` is given."""
+        ph = self.s.hand["hands"][seat_id][index]
+        if vis is None:
+            vis = self.v.visibility(ph, seat_id == self.s.banker, ph["opened"], self.rules)
+        card = self.next_card()
+        if card is None:
+            return None
+        ph["cards"].append([card, vis])
+        # The event carries the card; redact_event() strips it for anyone but its owner while it is down.
+        self.emit("card_dealt", seat=seat_id, hand=index, card=card, face="up" if vis == "up" else "down")
+        return card
+
+    def discard(self, seat_id: str, index: int, position: int) -> str:
+        ph = self.s.hand["hands"][seat_id][index]
+        card, vis = ph["cards"].pop(position)
+        self.s.hand["set_aside"].append(card)
+        self.emit("card_discarded", seat=seat_id, hand=index, card=card)
+        return card
+
+    def reveal(self, seat_id: str, index: int | None = None) -> None:
+        for i, ph in enumerate(self.s.hand["hands"][seat_id]):
+            if index is None or i == index:
+                for c in ph["cards"]:
+                    c[1] = "up"
+        self.emit("hand_shown", seat=seat_id, hand=index,
+                  cards=[[c[0] for c in ph["cards"]] for ph in self.s.hand["hands"][seat_id]])
+
+    # -- chips ----------------------------------------------------------------------------------------
+    def settle(self, bettor: str, kind: str, backs: str, index: int, stake: int, outcome: str, mult: int,
+               why: str = "") -> dict:
+        """Settle one bet against the finite bank (rules/README.md, "Bank limits")."""
+        s, h = self.s, self.s.hand
+        if h["bank_empty"] and outcome in (WIN, LOSE):
+            outcome, why = VOID, "bank_empty"
+        due = stake * mult if outcome in (WIN, LOSE) else 0
+        paid = 0
+        seat = s.seat(bettor)
+        if outcome == WIN:
+            paid = min(due, s.bank)  # the winner gets what is left, no sharing with later winners
+            s.bank -= paid
+            seat["stack"] += paid
+        elif outcome == LOSE:
+            paid = min(due, seat["stack"])  # rules/README.md "No debt": never more than the stack
+            seat["stack"] -= paid
+            s.bank += paid
+        sign = 1 if outcome == WIN else -1
+        if paid:
+            h["deltas"][bettor] = h["deltas"].get(bettor, 0) + sign * paid
+            h["deltas"][s.banker] = h["deltas"].get(s.banker, 0) - sign * paid
+        result = {"bettor": bettor, "kind": kind, "backs": backs, "hand": index, "stake": stake,
+                  "outcome": outcome, "multiplier": mult if outcome in (WIN, LOSE) else 0, "due": due, "paid": paid}
+        if why:
+            result["why"] = why
+        h["results"].append(result)
+        self.emit("bet_settled", **result)
+        if outcome == WIN and s.bank == 0:
+            h["bank_empty"] = True  # every bet not yet settled is now void
+        return result
+
+    def settle_hand_now(self, seat_id: str, index: int, outcome: str, mult: int, why: str) -> None:
+        """Settle a challenger's hand before the reveal (a bust in Seven and a Half, a special...)."""
+        ph = self.s.hand["hands"][seat_id][index]
+        ph["settled"] = True
+        ph["done"] = True
+        result = self.settle(seat_id, "main", seat_id, index, ph["stake"], outcome, mult, why)
+        ph["outcome"] = [result["outcome"], mult]
+
+    def set_deadline(self, seconds: int | None, who: list[str]) -> None:
+        self.s.deadline = None if seconds is None else self.now + seconds
+        self.s.deadline_for = list(who)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Seats (rules/README.md "Between hands" and "Leaving mid-hand")
+
+def _int_arg(args: dict, name: str, minimum: int = 1) -> int:
+    value = args.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EngineError("bad_amount", f"The {name} must be a whole number.")
+    if value < minimum:
+        raise EngineError("bad_amount", f"The {name} must be at least {minimum}.")
+    return value
+
+
+def in_hand(s: TableState, seat_id: str) -> bool:
+    h = s.hand
+    if s.phase not in IN_HAND or h is None:
+        return False
+    return seat_id in h["bets"] or seat_id in h["hands"] or seat_id == s.banker or (
+        seat_id in h["side"] and h["side"][seat_id]["confirmed"] and h["side"][seat_id]["amount"] > 0)
+
+
+def do_sit(t: Table, actor: str, args: dict) -> None:
+    s, r = t.s, t.rules
+    if not actor or actor == "system":
+        raise EngineError("bad_seat", "A seat needs an id.")
+    if s.seat(actor) is not None:
+        raise EngineError("already_seated", "You are already seated at this table.")
+    role = args.get("role", "main")
+    if role not in ("main", "side"):
+        raise EngineError("bad_role", "A seat is a main seat or a side-bettor seat.")
+    stack = _int_arg(args, "stack", 0) if "stack" in args else 0
+    bot = args.get("bot")
+    if bot not in (None, "basic", "expert"):
+        raise EngineError("bad_bot", "A bot level is basic or expert.")
+    if role == "main":
+        taken = {x["position"] for x in s.main_seats()}
+        limit = r.max_main_seats
+    else:
+        if not r.side_bets_enabled:
+            raise EngineError("side_bets_disabled", "This room has no side bets.")
+        taken = {x["position"] for x in s.side_seats()}
+        limit = r.max_side_bettors
+    if len(taken) >= limit:
+        raise EngineError("table_full", f"Every {'main' if role == 'main' else 'side-bettor'} seat is taken.")
+    position = args.get("position")
+    if position is None:
+        position = min(p for p in range(limit + len(taken) + 1) if p not in taken)
+    elif isinstance(position, bool) or not isinstance(position, int) or position < 0:
+        raise EngineError("bad_position", "A position is a whole number from 0.")
+    elif position in taken:
+        raise EngineError("seat_taken", "That seat is taken.")
+    s.seq += 1
+    seat = {"id": actor, "name": str(args.get("name") or actor), "stack": stack, "bot": bot, "role": role,
+            "position": position, "host": bool(args.get("host", False)), "leaving": False,
+            "declined_take": False, "seq": s.seq}
+    s.seats.append(seat)
+    t.emit("seat_joined", seat=actor, name=seat["name"], role=role, position=position, bot=bot, stack=stack,
+           chips_in=stack)
+    if args.get("banker") and role == "main" and s.banker is None and s.phase not in IN_HAND:
+        amount = args.get("bank", stack)
+        if r.bank_open == "whole-stack":
+            amount = stack
+        _open_bank(t, actor, _int_arg({"bank": amount}, "bank"))
+
+
+def do_leave(t: Table, actor: str, args: dict) -> None:
+    s = t.s
+    seat = t.seat(actor)
+    if in_hand(s, actor):
+        if seat["leaving"]:
+            raise EngineError("already_leaving", "You are already leaving after this hand.")
+        seat["leaving"] = True
+        t.emit("seat_leaving", seat=actor)
+        if t.rules.escape_penalty and s.phase == "playing":
+            _escape(t, actor)
+            return
+        if s.phase == "betting":
+            if actor in s.hand["bets"] and not s.hand["bets"][actor]["confirmed"]:
+                _default_stake(t, actor)
+            side = s.hand["side"].get(actor)
+            if side and not side["confirmed"]:
+                del s.hand["side"][actor]
+            _maybe_close_betting(t)
+        elif s.phase == "playing":
+            advance(t)
+        return
+    _remove_seat(t, actor)
+    if s.phase in ("waiting", "between_hands", "bank_decision") and s.banker is None and s.pending is None:
+        s.phase = "waiting"
+
+
+def _remove_seat(t: Table, seat_id: str) -> None:
+    s = t.s
+    seat = s.seat(seat_id)
+    if s.banker == seat_id:
+        _close_bank(t, "left")
+        _next_banker(t, seat["position"])
+    if s.pending and s.pending["seat"] == seat_id:
+        _pending_next(t)
+    elif s.pending:
+        s.pending["queue"] = [x for x in s.pending["queue"] if x != seat_id]
+    if s.hand is not None and s.hand.get("side", {}).get(seat_id) and s.phase == "betting":
+        del s.hand["side"][seat_id]
+    s.seats.remove(seat)
+    t.emit("seat_left", seat=seat_id, stack=seat["stack"], chips_out=seat["stack"])
+
+
+def do_top_up(t: Table, actor: str, args: dict) -> None:
+    s = t.s
+    seat = t.seat(actor)
+    amount = _int_arg(args, "amount")
+    if in_hand(s, actor):
+        raise EngineError("in_hand", "Top up between hands.")
+    if s.banker == actor and t.rules.bank_open == "whole-stack":
+        # The whole stack is the bank: a top-up goes into it and never counts as profit.
+        s.bank += amount
+        s.bank_topups += amount
+        t.emit("stack_topped_up", seat=actor, amount=amount, chips_in=amount, into="bank")
+        if s.pending and s.pending["kind"] == "refill":
+            s.pending = None
+            t.set_deadline(None, [])
+            s.phase = "between_hands"
+        return
+    seat["stack"] += amount
+    t.emit("stack_topped_up", seat=actor, amount=amount, chips_in=amount, into="stack")
+
+
+def do_set_rules(t: Table, actor: str, args: dict) -> None:
+    """A room's rules change applies from the next hand (rules/README.md, "frozen" once started)."""
+    if actor != "system":
+        raise EngineError("not_allowed", "Only the room can change its rules.")
+    new = Rules.from_json(args.get("rules", {}))
+    if new.game != t.rules.game:
+        raise EngineError("invalid_rules", "game: a table keeps its game")
+    t.s.next_rules = new
+    t.emit("rules_changed", rules=new.to_json(), from_hand=t.s.hand_no + 1)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The bank between hands
+
+def _open_bank(t: Table, seat_id: str, amount: int) -> None:
+    s = t.s
+    seat = s.seat(seat_id)
+    if amount > seat["stack"] or amount <= 0:
+        raise EngineError("bad_amount", "The opening bank must be between 1 and your stack.")
+    if t.rules.bank_open == "whole-stack" and amount != seat["stack"]:
+        raise EngineError("bad_amount", "In this game the whole stack is the bank.")
+    seat["stack"] -= amount
+    s.banker = seat_id
+    s.bank = amount
+    s.bank_opening = amount
+    s.bank_topups = 0
+    s.bank_hands = 0
+    s.retire_requested = False
+    s.pending = None
+    s.phase = "between_hands"
+    t.set_deadline(None, [])
+    t.emit("bank_opened", seat=seat_id, amount=amount)
+
+
+def _close_bank(t: Table, why: str) -> None:
+    s = t.s
+    old = s.banker
+    s.seat(old)["stack"] += s.bank
+    t.emit("bank_closed", seat=old, returned=s.bank, why=why)
+    s.bank = 0
+    s.banker = None
+    s.bank_opening = s.bank_topups = s.bank_hands = 0
+    s.retire_requested = False
+
+
+def _candidates(t: Table, position: int | None, include_from: bool = False) -> list[str]:
+    """Main seats in the bank's direction from ``position`` (the old banker's place), excluding it."""
+    mains = [x for x in t.s.main_seats() if not x["leaving"]]
+    if not mains:
+        return []
+    if position is None:
+        return [x["id"] for x in sorted(mains, key=lambda x: x["seq"])]
+    ordered = sorted(mains, key=lambda x: x["position"])
+    if t.rules.rotation == "counter-clockwise":
+        ordered.reverse()
+        after = [x for x in ordered if x["position"] < position] + [x for x in ordered if x["position"] >= position]
+    else:
+        after = [x for x in ordered if x["position"] > position] + [x for x in ordered if x["position"] <= position]
+    return [x["id"] for x in after if include_from or x["position"] != position]
+
+
+def _bank_cover(t: Table) -> int:
+    r = t.rules
+    if r.bank_min_cover is not None:
+        return r.bank_min_cover
+    if r.game != "seven-half":
+        return 1
+    challengers = max(1, len([x for x in t.s.main_seats() if x["id"] != t.s.banker]) - 0)
+    return 2 * r.base_stake * challengers
+
+
+def _next_banker(t: Table, position: int | None, cover: int = 1, keep: str | None = None) -> None:
+    """Offer or give the bank to the next player from ``position`` (rules files, "Moving the bank")."""
+    s = t.s
+    queue = [c for c in _candidates(t, position) if s.seat(c)["stack"] >= max(cover, 1)]
+    if keep is not None:
+        queue = [c for c in queue if c != keep]
+    if not queue:
+        s.pending = None
+        if keep is not None:
+            return
+        s.phase = "waiting"
+        t.set_deadline(None, [])
+        t.emit("bank_vacant")
+        return
+    if keep is not None:
+        _close_bank(t, "rotation")
+    if t.rules.bank_open == "whole-stack":
+        _open_bank(t, queue[0], s.seat(queue[0])["stack"])
+        return
+    _offer(t, "open", queue)
+
+
+def _offer(t: Table, kind: str, queue: list[str]) -> None:
+    s = t.s
+    s.pending = {"kind": kind, "seat": queue[0], "queue": queue[1:]}
+    s.phase = "bank_decision"
+    t.set_deadline(t.rules.bank_seconds, [queue[0]])
+    t.emit("bank_offered", kind=kind, seat=queue[0])
+
+
+def _pending_next(t: Table) -> None:
+    s = t.s
+    p = s.pending
+    queue = [c for c in p["queue"] if s.seat(c) is not None]
+    if p["kind"] == "take":
+        if queue:
+            _offer(t, "take", queue)
+        else:
+            s.pending = None
+            s.phase = "between_hands"
+            t.set_deadline(None, [])
+            _bank_checks(t)
+        return
+    if queue:
+        _offer(t, p["kind"] if p["kind"] == "open" else "open", queue)
+    else:
+        s.pending = None
+        s.phase = "waiting"
+        t.set_deadline(None, [])
+        t.emit("bank_vacant")
+
+
+def do_open_bank(t: Table, actor: str, args: dict) -> None:
+    s = t.s
+    t.seat(actor)
+    amount = args.get("amount", s.seat(actor)["stack"] if t.rules.bank_open == "whole-stack" else None)
+    amount = _int_arg({"amount": amount}, "amount")
+    if s.pending and s.pending["kind"] == "open":
+        if s.pending["seat"] != actor:
+            raise EngineError("not_your_turn", "The bank is offered to another player.")
+    elif s.banker is not None or s.phase in IN_HAND or s.pending:
+        raise EngineError("wrong_phase", "The bank is not open for taking now.")
+    if s.seat(actor)["role"] != "main":
+        raise EngineError("not_seated", "Only a main seat can hold the bank.")
+    _open_bank(t, actor, amount)
+
+
+def do_decline_bank(t: Table, actor: str, args: dict) -> None:
+    s = t.s
+    if not s.pending or s.pending["kind"] not in ("open", "take"):
+        raise EngineError("wrong_phase", "Nothing is offered to you.")
+    if s.pending["seat"] != actor:
+        raise EngineError("not_your_turn", "The bank is offered to another player.")
+    if s.pending["kind"] == "take":
+        # seven-half.md: a player who has declined once must take it the next time.
+        s.seat(actor)["declined_take"] = True
+    t.emit("bank_declined", seat=actor, kind=s.pending["kind"])
+    _pending_next(t)
+
+
+def do_take_bank(t: Table, actor: str, args: dict) -> None:
+    s = t.s
+    if not s.pending or s.pending["kind"] != "take":
+        if s.banker is None and s.phase in ("waiting", "between_hands") and not s.pending:
+            do_open_bank(t, actor, args)
+            return
+        raise EngineError("wrong_phase", "The bank is not offered to you.")
+    if s.pending["seat"] != actor:
+        raise EngineError("not_your_turn", "The bank is offered to another player.")
+    _take(t, actor)
+
+
+def _take(t: Table, seat_id: str) -> None:
+    s = t.s
+    s.seat(seat_id)["declined_take"] = False
+    _close_bank(t, "taken")
+    t.emit("bank_taken", seat=seat_id)
+    _open_bank(t, seat_id, s.seat(seat_id)["stack"])
+
+
+def do_refill(t: Table, actor: str, args: dict) -> None:
+    s = t.s
+    if s.banker != actor:
+        raise EngineError("not_banker", "Only the banker can refill the bank.")
+    if s.phase in IN_HAND:
+        raise EngineError("wrong_phase", "The bank is refilled between hands.")
+    amount = _int_arg(args, "amount")
+    seat = s.seat(actor)
+    if amount > seat["stack"]:
+        raise EngineError("bad_amount", "You cannot refill with more than your stack.")
+    seat["stack"] -= amount
+    s.bank += amount
+    s.bank_topups += amount  # ten-half.md: top-ups never count as profit
+    t.emit("bank_refilled", seat=actor, amount=amount, bank=s.bank)
+    if s.pending and s.pending["kind"] == "refill":
+        s.pending = None
+        s.phase = "between_hands"
+        t.set_deadline(None, [])
+
+
+def do_pass_bank(t: Table, actor: str, args: dict) -> None:
+    s = t.s
+    if s.banker != actor:
+        raise EngineError("not_banker", "Only the banker can pass the bank.")
+    if not s.pending or s.pending["kind"] != "refill":
+        raise EngineError("wrong_phase", "The bank can be passed when it is empty; otherwise retire.")
+    position = s.seat(actor)["position"]
+    s.pending = None
+    _close_bank(t, "passed")
+    t.emit("bank_passed", seat=actor)
+    _next_banker(t, position)
+
+
+def _net_profit(s: TableState) -> int:
+    return s.bank - s.bank_opening - s.bank_topups
+
+
+def do_retire(t: Table, actor: str, args: dict) -> None:
+    s = t.s
+    if s.banker != actor:
+        raise EngineError("not_banker", "Only the banker can retire from the bank.")
+    if t.rules.retire_needs_profit and _net_profit(s) < s.bank_opening:
+        raise EngineError("retire_not_allowed",
+                          "You may retire once the bank's net profit is at least the opening bank.")
+    if s.phase in IN_HAND:
+        s.retire_requested = True  # ten-half.md: retirement takes effect after the current hand
+        t.emit("bank_retire_requested", seat=actor)
+        return
+    if s.pending:
+        raise EngineError("wrong_phase", "Finish the bank decision first.")
+    position = s.seat(actor)["position"]
+    _close_bank(t, "retired")
+    _next_banker(t, position)
+
+
+def do_seed_jackpot(t: Table, actor: str, args: dict) -> None:
+    s = t.s
+    seat = t.seat(actor)
+    if not t.rules.jackpot_enabled:
+        raise EngineError("jackpot_disabled", "This room has no jackpot.")
+    if not seat["host"]:
+        raise EngineError("not_host", "Only the host seeds the jackpot.")
+    if s.phase in IN_HAND:
+        raise EngineError("wrong_phase", "The jackpot is seeded between hands.")
+    amount = _int_arg(args, "amount")
+    if amount > seat["stack"]:
+        raise EngineError("bad_amount", "You cannot seed more than your stack.")
+    seat["stack"] -= amount
+    s.jackpot += amount
+    t.emit("jackpot_seeded", seat=actor, amount=amount, jackpot=s.jackpot)
+
+
+def _after_hand_bank(t: Table) -> None:
+    """rules/README.md "Between hands": leavers go, then retirement, step-down, take offers, refills, rotation."""
+    s, r, h = t.s, t.rules, t.s.hand
+    for seat in [x for x in s.seats if x["leaving"]]:
+        _remove_seat(t, seat["id"])
+    if s.banker is None:
+        if s.pending is None and s.phase != "waiting":
+            _next_banker(t, None)
+        return
+    banker_pos = s.seat(s.banker)["position"]
+    if s.retire_requested:
+        _close_bank(t, "retired")
+        _next_banker(t, banker_pos)
+        return
+    if r.banker_policy == "step-down" and h["deltas"].get(s.banker, 0) < 0:
+        # zhejiang.md: a banker who lost chips over the hand steps down; the bank moves on.
+        t.emit("banker_steps_down", seat=s.banker)
+        _close_bank(t, "stepped_down")
+        _next_banker(t, banker_pos)
+        return
+    if r.take_bank_on_target and not h["bank_empty"]:
+        b = t.eval(s.banker)
+        if b.total != t.v.target:
+            takers = [x for x in h["order"] if x != s.banker and s.seat(x) is not None
+                      and any(t.v.evaluate([c[0] for c in ph["cards"]], r).total == t.v.target
+                              for ph in h["hands"][x])]
+            for seat_id in takers:
+                if s.seat(seat_id)["declined_take"]:
+                    _take(t, seat_id)  # declined once: must take it now
+                    return
+            if takers:
+                _offer(t, "take", takers)
+                return
+    _bank_checks(t)
+
+
+def _bank_checks(t: Table) -> None:
+    s, r = t.s, t.rules
+    if s.banker is None:
+        return
+    pos = s.seat(s.banker)["position"]
+    if s.bank <= 0:
+        # rules/README.md "Bank limits": an empty bank ends the round: refill, or give it up.
+        _offer(t, "refill", [s.banker])
+        return
+    if r.banker_policy == "max-hands" and s.bank_hands >= r.bank_max_hands:
+        t.emit("bank_term_over", seat=s.banker, hands=s.bank_hands)
+        _next_banker(t, pos, cover=_bank_cover(t), keep=s.banker)
+        return
+    if r.game == "seven-half" and s.bank < _bank_cover(t):
+        t.emit("bank_cannot_cover", seat=s.banker, bank=s.bank, cover=_bank_cover(t))
+        _next_banker(t, pos, cover=_bank_cover(t), keep=s.banker)
+
+
+def _first_banker(t: Table, seed: bytes) -> None:
+    s, r = t.s, t.rules
+    mains = [x for x in s.main_seats() if x["stack"] > 0 and not x["leaving"]]
+    if len(mains) < 2:
+        raise EngineError("not_enough_players", "A hand needs a banker and at least one challenger.")
+    if r.first_banker == "draw":
+        # seven-half.md "Choosing the first bank": one card each from a deck shuffled by this hand's seed
+        # (stream "draw"); 1-7 by number, then jack, knight, king; ties by suit: cups, coins, clubs, swords.
+        deck = shuffle(DECKS[r.deck], seed, "draw")
+        draws = {x["id"]: deck[i] for i, x in enumerate(mains)}
+        winner = max(draws, key=lambda k: _draw_rank(draws[k]))
+        t.emit("bank_draw", cards=draws, winner=winner)
+        _open_bank(t, winner, s.seat(winner)["stack"])
+        return
+    host = next((x for x in mains if x["host"]), None)
+    by_seq = sorted(mains, key=lambda x: x["seq"])
+    if r.first_banker == "host" and host is not None:
+        # ten-half.md: the host banks first unless host_banks is off, then the next player does.
+        first = host if r.host_banks else next(x for x in _ordered_from(mains, host) if x is not host)
+    else:
+        first = by_seq[0]
+    if r.bank_open == "whole-stack":
+        _open_bank(t, first["id"], first["stack"])
+        return
+    others = [c for c in _candidates(t, first["position"]) if s.seat(c)["stack"] > 0]
+    _offer(t, "open", [first["id"], *others])
+
+
+def _ordered_from(mains, start):
+    ordered = sorted(mains, key=lambda x: x["position"])
+    i = ordered.index(start)
+    return ordered[i:] + ordered[:i]
+
+
+_DRAW_RANK = {r: i for i, r in enumerate(("1", "2", "3", "4", "5", "6", "7", "J", "N", "K"))}
+_DRAW_SUIT = {s: i for i, s in enumerate(("E", "B", "O", "C"))}  # swords lowest ... cups highest
+
+
+def _draw_rank(code: str) -> tuple[int, int]:
+    return _DRAW_RANK[code[:-1]], _DRAW_SUIT[code[-1]]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Betting (rules/README.md "Betting")
+
+def zhejiang_base_stake(t: Table, players: list[dict]) -> int:
+    """zhejiang.md "Stake": the base stake from the poorest stack P and the banker's chips K."""
+    r, s = t.rules, t.s
+    if r.base_stake_rule == "fixed":
+        return r.base_stake
+    k = s.bank + s.seat(s.banker)["stack"]
+    chips = [k] + [x["stack"] for x in players]
+    if r.base_stake_rule == "poorest-share":
+        p = min(chips)
+        if len(chips) == 2:
+            stake = p // 15
+        else:
+            stake = p // 5 if k >= 3 * p else p // 15
+        return max(1, min(stake, r.base_stake_cap))
+    # banker-sixtieth: K/60, never more than half the poorest challenger's stack
+    poorest = min(x["stack"] for x in players)
+    return max(1, min(k // 60, poorest // 2, r.base_stake_cap))
+
+
+def _stake_limits(t: Table, seat: dict, base: int) -> tuple[int, int]:
+    r = t.rules
+    low = base if r.fixed_stake else r.stake_min
+    high = seat["stack"]
+    if r.stake_third_of_stack:
+        high = seat["stack"] // 3  # ban-luck.md: a loss can cost three times the stake
+    if r.max_bet is not None:
+        high = min(high, r.max_bet)
+    return low, high
+
+
+def _check_stake(t: Table, seat: dict, amount, base: int) -> int:
+    r = t.rules
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise EngineError("bad_amount", "A stake is a whole number of chips above zero.")
+    low = base if r.fixed_stake else r.stake_min
+    if amount < low:
+        raise EngineError("bad_amount", f"The stake must be at least {low}.")
+    if r.bet_multiple and amount % r.base_stake:
+        raise EngineError("stake_not_multiple", f"Stakes are multiples of the base stake ({r.base_stake}).")
+    if r.max_bet is not None and amount > r.max_bet:
+        raise EngineError("bad_amount", f"The stake must be at most {r.max_bet}.")
+    if r.stake_third_of_stack and amount * 3 > seat["stack"]:
+        raise EngineError("stake_above_third", "The stake may be at most a third of your stack.")
+    if amount > seat["stack"]:
+        raise EngineError("bad_amount", "The stake cannot be more than your stack.")
+    return amount
+
+
+def _default_amount(t: Table, seat: dict, base: int) -> int | None:
+    """The timeout stake: the room's base stake, lowered to what the stack allows (None: cannot play)."""
+    low, high = _stake_limits(t, seat, base)
+    amount = min(max(base, low), high)
+    if t.rules.bet_multiple:
+        amount -= amount % t.rules.base_stake
+    return amount if amount >= low and amount > 0 else None
+
+
+def do_start_hand(t: Table, actor: str, args: dict) -> None:
+    s = t.s
+    if actor != "system":
+        raise EngineError("not_allowed", "Only the table starts a hand.")
+    if s.phase not in ("waiting", "between_hands"):
+        raise EngineError("wrong_phase", "A hand can start only between hands.")
+    seed_hex = args.get("seed_hex")
+    seed = seed_bytes(seed_hex)
+    if s.next_rules is not None:
+        s.rules = s.next_rules
+        s.next_rules = None
+        t.rules = s.rules
+    r = t.rules
+    if s.banker is None:
+        _first_banker(t, seed)
+        if s.banker is None:
+            return  # the bank is offered first; the hand starts once it is open
+    if s.bank <= 0:
+        raise EngineError("bank_empty", "The bank is empty: refill it or pass it.")
+    playing = [x for x in s.main_seats() if x["id"] != s.banker and not x["leaving"]]
+    base = zhejiang_base_stake(t, playing) if r.fixed_stake else r.base_stake
+    challengers = [x for x in playing if _default_amount(t, x, base) is not None]
+    if not challengers:
+        raise EngineError("not_enough_players", "A hand needs at least one challenger who can stake.")
+    s.hand_no += 1
+    s.bank_hands += 1
+    if r.game == "seven-half":
+        if s.shoe is None:
+            s.shoe = {"stock": list(DECKS[r.deck]), "discards": []}
+        # The shoe's stock persists but is put in this hand's seed order, so revealing the seed afterwards
+        # never tells anyone the next hand's cards (docs/rules.md, "The shoe").
+        source = canonical_sorted(s.shoe["stock"])
+        s.shoe["stock"] = []
+    else:
+        source = list(DECKS[r.deck])
+    top = args.get("deck")
+    if top:
+        stock = _stacked(source, top, seed)
+    else:
+        stock = shuffle(source, seed, "0")
+    s.commitment = commitment(seed_hex)
+    s.hand = {
+        "no": s.hand_no, "seed": seed_hex, "commitment": s.commitment, "source": source, "stacked": bool(top),
+        "stock": stock, "dealt": [], "labels": 0, "reshuffles": [], "set_aside": [],
+        "dice": args.get("dice"), "order": [], "base": base, "bank_start": s.bank,
+        "bets": {}, "side": {}, "side_order": [], "hands": {}, "turn": None,
+        "results": [], "deltas": {}, "bank_empty": False, "over": False, "sitting_out": [],
+    }
+    h = s.hand
+    for x in playing:
+        if x not in challengers:
+            h["sitting_out"].append(x["id"])
+            t.emit("seat_sits_out", seat=x["id"], why="stack_too_small")
+    for x in challengers:
+        h["bets"][x["id"]] = {"amount": base if r.fixed_stake else 0, "confirmed": r.fixed_stake}
+    if r.side_bets_enabled:
+        for x in s.side_seats():
+            if x["stack"] > 0 and not x["leaving"]:
+                h["side"][x["id"]] = {"backs": None, "amount": 0, "confirmed": False}
+    s.phase = "betting"
+    s.pending = None
+    t.emit("hand_started", hand_no=s.hand_no, commitment=s.commitment, banker=s.banker, bank=s.bank,
+           base_stake=base, challengers=[x["id"] for x in challengers])
+    _betting_deadline(t)
+    _maybe_close_betting(t)
+
+
+def _stacked(source: list[str], top: list[str], seed: bytes) -> list[str]:
+    """A stacked deck for scripts and tests: ``top`` first, the rest in this seed's shuffled order."""
+    if not isinstance(top, list) or not all(isinstance(c, str) for c in top):
+        raise EngineError("bad_deck", "The deck is a list of card codes.")
+    remaining = list(source)
+    for c in top:
+        if c not in remaining:
+            if c in source:
+                raise EngineError("bad_deck", f"The card {c} is listed twice.")
+            raise EngineError("bad_deck", f"The card {c} is not in this game's deck.")
+        remaining.remove(c)
+    return list(top) + shuffle(remaining, seed, "0")
+
+
+def _betting_deadline(t: Table) -> None:
+    h = t.s.hand
+    who = [k for k, b in h["bets"].items() if not b["confirmed"]]
+    who += [k for k, b in h["side"].items() if not b["confirmed"]]
+    t.set_deadline(t.rules.bet_seconds, who)
+
+
+def _maybe_close_betting(t: Table) -> None:
+    h = t.s.hand
+    if all(b["confirmed"] for b in h["bets"].values()) and all(b["confirmed"] for b in h["side"].values()):
+        close_betting(t)
+    else:
+        t.s.deadline_for = [k for k, b in list(h["bets"].items()) + list(h["side"].items()) if not b["confirmed"]]
+
+
+def _betting_seat(t: Table, actor: str) -> tuple[dict, dict, bool]:
+    s = t.s
+    seat = t.seat(actor)
+    if s.phase != "betting":
+        raise EngineError("wrong_phase", "Bets are placed in the betting phase.")
+    h = s.hand
+    if actor == s.banker:
+        raise EngineError("banker_does_not_bet", "The bank does not bet.")
+    if actor in h["bets"]:
+        bet, side = h["bets"][actor], False
+    elif actor in h["side"]:
+        bet, side = h["side"][actor], True
+    else:
+        raise EngineError("not_in_hand", "You are not in this hand.")
+    if bet["confirmed"]:
+        raise EngineError("bet_locked", "A confirmed bet cannot change.")
+    if not side and t.rules.fixed_stake:
+        raise EngineError("fixed_stake", "Every stake is the base stake in this game.")
+    return seat, bet, side
+
+
+def do_chip(t: Table, actor: str, args: dict) -> None:
+    seat, bet, side = _betting_seat(t, actor)
+    amount = args.get("amount")
+    if amount not in t.rules.chip_values or isinstance(amount, bool):
+        raise EngineError("bad_amount", f"The chips are {', '.join(map(str, t.rules.chip_values))}.")
+    if side and bet["backs"] is None:
+        raise EngineError("choose_challenger", "First choose the challenger you back.")
+    new = bet["amount"] + amount
+    low, high = _stake_limits(t, seat, t.s.hand["base"])
+    if new > high:
+        if t.rules.stake_third_of_stack and new <= seat["stack"]:
+            raise EngineError("stake_above_third", "The stake may be at most a third of your stack.")
+        raise EngineError("bad_amount", f"The stake cannot be more than {high}.")
+    bet["amount"] = new
+    t.emit("bet_changed", seat=actor, amount=new)
+
+
+def do_reset(t: Table, actor: str, args: dict) -> None:
+    seat, bet, side = _betting_seat(t, actor)
+    bet["amount"] = 0
+    t.emit("bet_changed", seat=actor, amount=0)
+
+
+def do_confirm(t: Table, actor: str, args: dict) -> None:
+    seat, bet, side = _betting_seat(t, actor)
+    if side:
+        _confirm_side(t, actor, bet["backs"], bet["amount"])
+        return
+    _check_stake(t, seat, bet["amount"], t.s.hand["base"])
+    bet["confirmed"] = True
+    t.emit("bet_confirmed", seat=actor, amount=bet["amount"])
+    _maybe_close_betting(t)
+
+
+def do_bet(t: Table, actor: str, args: dict) -> None:
+    seat, bet, side = _betting_seat(t, actor)
+    if side:
+        raise EngineError("side_bettor", "A side bettor bets with side_bet on a challenger.")
+    bet["amount"] = _check_stake(t, seat, args.get("amount"), t.s.hand["base"])
+    bet["confirmed"] = True
+    t.emit("bet_confirmed", seat=actor, amount=bet["amount"])
+    _maybe_close_betting(t)
+
+
+def _check_backs(t: Table, backs) -> str:
+    s = t.s
+    if backs == s.banker:
+        raise EngineError("side_bet_on_banker", "Side bets follow a challenger, never the banker.")
+    if backs not in s.hand["bets"]:
+        raise EngineError("bad_target", "Choose a challenger who plays this hand.")
+    return backs
+
+
+def do_back(t: Table, actor: str, args: dict) -> None:
+    seat, bet, side = _betting_seat(t, actor)
+    if not side:
+        raise EngineError("not_side_bettor", "Only side bettors choose a challenger to back.")
+    bet["backs"] = _check_backs(t, args.get("seat"))
+    t.emit("side_bet_changed", seat=actor, backs=bet["backs"], amount=bet["amount"])
+
+
+def do_side_bet(t: Table, actor: str, args: dict) -> None:
+    seat, bet, side = _betting_seat(t, actor)
+    if not side:
+        raise EngineError("not_side_bettor", "Only side bettors place side bets.")
+    _confirm_side(t, actor, args.get("backs", args.get("seat")), args.get("amount"))
+
+
+def _confirm_side(t: Table, actor: str, backs, amount) -> None:
+    h = t.s.hand
+    backs = _check_backs(t, backs)
+    seat = t.s.seat(actor)
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise EngineError("bad_amount", "A side bet is a whole number of chips above zero.")
+    if t.rules.bet_multiple and amount % t.rules.base_stake:
+        raise EngineError("stake_not_multiple", f"Bets are multiples of the base stake ({t.rules.base_stake}).")
+    if amount > seat["stack"]:
+        raise EngineError("bad_amount", "The side bet cannot be more than your stack.")
+    h["side"][actor] = {"backs": backs, "amount": amount, "confirmed": True}
+    h["side_order"].append(actor)  # side bets settle in the order they were confirmed
+    t.emit("side_bet_confirmed", seat=actor, backs=backs, amount=amount)
+    _maybe_close_betting(t)
+
+
+def do_no_bet(t: Table, actor: str, args: dict) -> None:
+    seat, bet, side = _betting_seat(t, actor)
+    if not side:
+        raise EngineError("must_bet", "Challengers must stake; the timeout places the default stake.")
+    del t.s.hand["side"][actor]
+    t.emit("side_bet_skipped", seat=actor)
+    _maybe_close_betting(t)
+
+
+def _default_stake(t: Table, seat_id: str) -> None:
+    h = t.s.hand
+    amount = _default_amount(t, t.s.seat(seat_id), h["base"])
+    h["bets"][seat_id] = {"amount": amount, "confirmed": True}
+    t.emit("bet_defaulted", seat=seat_id, amount=amount)
+
+
+def close_betting(t: Table) -> None:
+    """Betting closes: defaults, the order, the deal (rules/README.md "Phases", steps 1-3)."""
+    s, r, h = t.s, t.rules, t.s.hand
+    for seat_id, bet in h["bets"].items():
+        if not bet["confirmed"]:
+            _default_stake(t, seat_id)
+    for seat_id in [k for k, b in h["side"].items() if not b["confirmed"]]:
+        del h["side"][seat_id]  # an unconfirmed side bettor does not bet this hand
+        t.emit("side_bet_skipped", seat=seat_id)
+    h["side_order"] = [x for x in h["side_order"] if x in h["side"]]
+    mains = [x for x in s.main_seats() if x["id"] in h["bets"] or x["id"] == s.banker]
+    ids = [x["id"] for x in mains]
+    b = ids.index(s.banker)
+    if r.order_policy == "dice":
+        # ten-half.md "Order: the dice": count clockwise from the banker (=1) over the occupied main seats.
+        dice = h["dice"] or roll_dice(seed_bytes(h["seed"]))
+        h["dice"] = list(dice)
+        first = (b + sum(dice) - 1) % len(ids)
+        order = ids[first:] + ids[:first]
+        t.emit("dice_rolled", dice=h["dice"], total=sum(dice))
+    else:
+        order = ids[b + 1:] + ids[:b] + [s.banker]  # seat order from the banker's left, the bank last
+    h["order"] = order
+    for seat_id in order:
+        stake = h["bets"][seat_id]["amount"] if seat_id != s.banker else 0
+        h["hands"][seat_id] = [{"cards": [], "stake": stake, "done": False, "doubled": False, "settled": False,
+                                "opened": False, "secret": False, "mort": None, "split": False, "outcome": None}]
+    s.phase = "playing"
+    t.emit("betting_closed", stakes={k: v["amount"] for k, v in h["bets"].items()},
+           side_bets=[{"seat": k, "backs": h["side"][k]["backs"], "amount": h["side"][k]["amount"]}
+                      for k in h["side_order"]], order=order)
+    for _ in range(t.v.initial_cards):
+        for seat_id in order:
+            t.deal(seat_id, 0)
+    if r.escape_penalty:
+        for seat_id in order:
+            if s.seat(seat_id)["leaving"]:
+                _escape(t, seat_id)
+                if h["over"]:
+                    return
+    t.v.after_deal(t)
+    advance(t)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Play (rules/README.md "Play")
+
+def _next_turn(t: Table):
+    s, h = t.s, t.s.hand
+    for seat_id in h["order"]:
+        for i, ph in enumerate(h["hands"][seat_id]):
+            if ph["done"] or ph["settled"]:
+                continue
+            if seat_id == s.banker and all(
+                    p["settled"] for k in h["order"] if k != s.banker for p in h["hands"][k]):
+                ph["done"] = True  # nothing left to play for: every challenger is already settled
+                continue
+            return seat_id, i
+    return None
+
+
+def _forced_banker(t: Table, seat_id: str) -> bool:
+    return seat_id == t.s.banker and t.rules.banker_forced_draw
+
+
+def advance(t: Table) -> None:
+    """Move to the next turn; play the turns nobody decides (a seat that left, a forced banker)."""
+    s, h = t.s, t.s.hand
+    while not h["over"]:
+        if h["bank_empty"]:
+            finish_hand(t)
+            return
+        nxt = _next_turn(t)
+        if nxt is None:
+            finish_hand(t)
+            return
+        seat_id, i = nxt
+        ph = h["hands"][seat_id][i]
+        if not ph["opened"]:
+            ph["opened"] = True
+            h["turn"] = [seat_id, i]
+            t.emit("turn_started", seat=seat_id, hand=i)
+            t.v.on_turn_start(t, seat_id, i, ph)
+            _check_over(t, seat_id, i)
+            continue
+        h["turn"] = [seat_id, i]
+        if _forced_banker(t, seat_id):
+            # ban-luck.md "The banker's turn": draws on 15 or less, stands on 16 or more.
+            ev = t.eval(seat_id, i)
+            _play(t, seat_id, i, "hit" if ev.total < t.rules.banker_stand_on else "stand", {})
+            continue
+        if s.seat(seat_id)["leaving"]:
+            ev = t.eval(seat_id, i)
+            _play(t, seat_id, i, t.v.default_action(ph, ev, t.rules), {})
+            continue
+        t.set_deadline(t.rules.act_seconds, [seat_id])
+        return
+
+
+def _check_over(t: Table, seat_id: str, i: int) -> None:
+    ph = t.s.hand["hands"][seat_id][i]
+    if not ph["done"] and not ph["settled"] and ph["mort"] != "offered":
+        ev = t.eval(seat_id, i)
+        if t.v.turn_over(ph, ev, t.rules):
+            ph["done"] = True
+
+
+def play_actions(t: Table, seat_id: str) -> list[str]:
+    s, h = t.s, t.s.hand
+    if s.phase != "playing" or h["turn"] is None or h["turn"][0] != seat_id:
+        return []
+    i = h["turn"][1]
+    ph = h["hands"][seat_id][i]
+    if ph["done"] or ph["settled"]:
+        return []
+    ev = t.eval(seat_id, i)
+    if ph["mort"] == "offered":
+        return ["mort_accept", "mort_decline"]
+    actions = []
+    if not ph["secret"]:
+        actions.append("hit")
+    if t.v.can_stand(ph, ev, t.rules) and not _forced_banker(t, seat_id):
+        actions.append("stand")
+    if not _forced_banker(t, seat_id):
+        actions += t.v.extra_actions(t, seat_id, ph, ev)
+    return actions
+
+
+def _play(t: Table, seat_id: str, i: int, action: str, args: dict) -> None:
+    s, h = t.s, t.s.hand
+    ph = h["hands"][seat_id][i]
+    legal = play_actions(t, seat_id) if not _forced_banker(t, seat_id) else ["hit", "stand"]
+    if action not in legal:
+        if action == "stand" and "hit" in legal:
+            raise EngineError("must_hit_below_16", "Below 16 you must draw another card.")
+        raise EngineError("illegal_action", f"You cannot {action.replace('_', ' ')} now.")
+    t.emit("action", seat=seat_id, hand=i, action=action)
+    if action == "hit":
+        card = t.deal(seat_id, i)
+        if card is None:
+            ph["done"] = True  # docs/rules.md: no card left anywhere counts as reaching the card limit
+        else:
+            ev = t.eval(seat_id, i)
+            t.v.after_draw(t, seat_id, i, ph, ev)
+    elif action == "stand":
+        ph["done"] = True
+    elif action == "double":
+        # Zhejiang 加注 / Seven and a Half double down: twice the stake, exactly one more card, turn over.
+        ph["stake"] *= 2
+        ph["doubled"] = True
+        t.emit("stake_doubled", seat=seat_id, hand=i, stake=ph["stake"])
+        if t.deal(seat_id, i) is not None:
+            t.v.after_draw(t, seat_id, i, ph, t.eval(seat_id, i))
+        ph["done"] = True
+    elif not t.v.act(t, seat_id, i, ph, action, args):
+        raise EngineError("illegal_action", f"You cannot {action} now.")
+    _check_over(t, seat_id, i)
+
+
+def _turn_of(t: Table, actor: str) -> int:
+    s = t.s
+    if s.phase != "playing":
+        raise EngineError("wrong_phase", "Nobody is playing a hand now.")
+    t.seat(actor)
+    turn = s.hand["turn"]
+    if turn is None or turn[0] != actor:
+        raise EngineError("not_your_turn", "It is not your turn.")
+    return turn[1]
+
+
+def _play_handler(action: str):
+    def handler(t: Table, actor: str, args: dict) -> None:
+        i = _turn_of(t, actor)
+        _play(t, actor, i, action, args)
+        advance(t)
+    handler.__name__ = f"do_{action}"
+    return handler
+
+
+def _escape(t: Table, seat_id: str) -> None:
+    """zhejiang.md "Leaving during a hand": a challenger forfeits the stake at once; a banker pays
+    every challenger their stake and the hand ends."""
+    s, h = t.s, t.s.hand
+    t.emit("seat_escaped", seat=seat_id)
+    if seat_id == s.banker:
+        for k in h["order"]:
+            if k == s.banker:
+                continue
+            for i, ph in enumerate(h["hands"][k]):
+                if not ph["settled"]:
+                    t.settle_hand_now(k, i, WIN, 1, "banker_escaped")
+        h["hands"][seat_id][0]["done"] = True
+        finish_hand(t)
+        return
+    for i, ph in enumerate(h["hands"].get(seat_id, ())):
+        if not ph["settled"]:
+            t.settle_hand_now(seat_id, i, LOSE, 1, "escaped")
+    if s.phase == "playing" and h["turn"] and h["turn"][0] == seat_id:
+        advance(t)
+
+
+def do_timeout(t: Table, actor: str, args: dict) -> None:
+    """The default for whoever the deadline belongs to (rules/README.md, "Phases"; ban-luck.md: hit below 16)."""
+    s = t.s
+    if actor != "system":
+        raise EngineError("not_allowed", "Only the table applies timeouts.")
+    if s.phase == "betting":
+        close_betting(t)
+    elif s.phase == "playing":
+        seat_id, i = s.hand["turn"]
+        ph = s.hand["hands"][seat_id][i]
+        if ph["mort"] == "offered":
+            _play(t, seat_id, i, "mort_decline", {})  # a Mort not taken in time is declined, then stand
+            if not ph["done"]:
+                _play(t, seat_id, i, "stand", {})
+        else:
+            _play(t, seat_id, i, t.v.default_action(ph, t.eval(seat_id, i), t.rules), {})
+        advance(t)
+    elif s.phase == "bank_decision":
+        p = s.pending
+        if p["kind"] == "refill":
+            do_pass_bank(t, p["seat"], {})
+        else:
+            do_decline_bank(t, p["seat"], {})
+    else:
+        raise EngineError("wrong_phase", "No deadline is running.")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Reveal and settle (rules/README.md "Phases", steps 5-7)
+
+def finish_hand(t: Table) -> None:
+    s, r, h = t.s, t.rules, t.s.hand
+    h["turn"] = None
+    for seat_id in h["order"]:
+        for ph in h["hands"][seat_id]:
+            for c in ph["cards"]:
+                c[1] = "up"
+    t.emit("hand_revealed", order=h["order"], hands={
+        k: [{"cards": [c[0] for c in ph["cards"]], **_summary(t, ph)} for ph in h["hands"][k]] for k in h["order"]})
+    banker_eval = t.eval(s.banker)
+    for seat_id in h["order"]:
+        if seat_id == s.banker:
+            continue
+        for i, ph in enumerate(h["hands"][seat_id]):
+            if ph["settled"]:
+                continue
+            outcome, mult = t.v.compare(t.eval(seat_id, i), banker_eval, r)
+            ph["settled"] = True
+            res = t.settle(seat_id, "main", seat_id, i, ph["stake"], outcome, mult)
+            ph["outcome"] = [res["outcome"], mult]
+    for bettor in h["side_order"]:
+        side = h["side"][bettor]
+        backed = h["hands"][side["backs"]][0]  # a side bet follows the backed seat's first hand
+        outcome, mult = backed["outcome"] or [VOID, 0]
+        why = "" if outcome != VOID else "backed_hand_void"
+        t.settle(bettor, "side", side["backs"], 0, side["amount"], outcome if outcome != PUSH else PUSH, mult, why)
+    t.v.after_settlement(t)
+    deltas = {k: v for k, v in h["deltas"].items()}
+    for seat_id in list(h["bets"]) + [s.banker] + h["side_order"]:
+        deltas.setdefault(seat_id, 0)
+    t.emit("hand_settled", results=h["results"], deltas=deltas, bank=s.bank,
+           stacks={x["id"]: x["stack"] for x in s.seats})
+    if s.shoe is not None:
+        # seven-half.md: used cards go to the discards; the unused stock stays in the shoe.
+        s.shoe["discards"] += [c[0] for k in h["order"] for ph in h["hands"][k] for c in ph["cards"]]
+        s.shoe["discards"] += h["set_aside"]
+        s.shoe["stock"] = h["stock"]
+        h["stock"] = []
+    h["over"] = True
+    s.phase = "between_hands"
+    t.set_deadline(None, [])
+    s.last_hand = {
+        "hand_no": h["no"], "commitment": h["commitment"], "seed": h["seed"], "dice": h["dice"], "order": h["order"],
+        "hands": {k: [{"cards": [c[0] for c in ph["cards"]], "stake": ph["stake"], **_summary(t, ph)}
+                      for ph in h["hands"][k]] for k in h["order"]},
+        "results": h["results"], "deltas": deltas, "dealt": h["dealt"], "reshuffles": h["reshuffles"],
+        "source": h["source"] if s.shoe is not None else r.deck, "stacked": h["stacked"], "banker": s.banker,
+    }
+    t.emit("hand_over", hand_no=h["no"], seed=h["seed"], commitment=h["commitment"], dealt=h["dealt"],
+           deck=r.deck, source=h["source"] if s.shoe is not None else None, reshuffles=h["reshuffles"])
+    _after_hand_bank(t)
+
+
+def _summary(t: Table, ph: dict) -> dict:
+    ev = t.v.evaluate([c[0] for c in ph["cards"]], t.rules)
+    return {"total": t.v.display_total(ev.total), "class": ev.cls, "bust": ev.bust}
+
+
+HANDLERS = {
+    "sit": do_sit, "leave": do_leave, "top_up": do_top_up, "set_rules": do_set_rules,
+    "start_hand": do_start_hand, "timeout": do_timeout,
+    "chip": do_chip, "reset": do_reset, "confirm": do_confirm, "bet": do_bet,
+    "back": do_back, "side_bet": do_side_bet, "no_bet": do_no_bet,
+    "hit": _play_handler("hit"), "stand": _play_handler("stand"), "double": _play_handler("double"),
+    "split": _play_handler("split"), "mort_accept": _play_handler("mort_accept"),
+    "mort_decline": _play_handler("mort_decline"),
+    "open_bank": do_open_bank, "refill": do_refill, "pass_bank": do_pass_bank, "retire": do_retire,
+    "take_bank": do_take_bank, "decline_bank": do_decline_bank, "seed_jackpot": do_seed_jackpot,
+}

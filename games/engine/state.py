@@ -1,0 +1,82 @@
+"""The table state that spans many hands, and its lossless JSON form.
+
+Every field is a JSON value except ``rules`` (a ``Rules``), so ``state_to_json`` is a shallow walk and
+``state_from_json(state_to_json(s)) == s``. The state holds secrets (the seed and the stock of the
+current hand, everybody's face-down cards): it is stored by the server and never sent to a player;
+``view()`` is what leaves towards players.
+"""
+
+import json
+from dataclasses import dataclass, field, fields
+
+from .rules import Rules
+
+
+@dataclass
+class TableState:
+    rules: Rules
+    next_rules: Rules | None = None  # a rules change waits for the next hand (rules/README.md)
+    phase: str = "waiting"  # waiting | betting | playing | between_hands | bank_decision
+    hand_no: int = 0
+    seats: list = field(default_factory=list)  # dicts, see machine.sit; main seats ordered by position
+    seq: int = 0  # join counter: "the first player to sit down" (Zhejiang)
+    banker: str | None = None
+    bank: int = 0
+    bank_opening: int = 0
+    bank_topups: int = 0
+    bank_hands: int = 0  # consecutive hands held by this banker (seven-half.md, bank_max_hands)
+    retire_requested: bool = False
+    jackpot: int = 0
+    jackpot_owner: str | None = None
+    shoe: dict | None = None  # Seven and a Half: {"stock": [...], "discards": [...]} across hands
+    deadline: float | None = None
+    deadline_for: list = field(default_factory=list)
+    pending: dict | None = None  # a bank decision: {"kind", "seat", "queue"}
+    hand: dict | None = None  # the current (or last finished) hand, see machine.start_hand
+    commitment: str | None = None
+    last_hand: dict | None = None  # the summary of the finished hand, everything revealed
+
+    def seat(self, seat_id: str) -> dict | None:
+        for s in self.seats:
+            if s["id"] == seat_id:
+                return s
+        return None
+
+    def main_seats(self) -> list[dict]:
+        return sorted((s for s in self.seats if s["role"] == "main"), key=lambda s: s["position"])
+
+    def side_seats(self) -> list[dict]:
+        return sorted((s for s in self.seats if s["role"] == "side"), key=lambda s: s["position"])
+
+    def chips(self) -> int:
+        """Everything on the table: stacks, the bank and the jackpot (conserved by play)."""
+        return sum(s["stack"] for s in self.seats) + self.bank + self.jackpot
+
+
+def state_to_json(state: TableState) -> dict:
+    out = {}
+    for f in fields(TableState):
+        v = getattr(state, f.name)
+        if isinstance(v, Rules):
+            v = v.to_json()
+        out[f.name] = v
+    return json.loads(json.dumps(out))  # a deep copy, and proof that it is plain JSON
+
+
+def state_from_json(data: dict) -> TableState:
+    data = json.loads(json.dumps(data))
+    data["rules"] = Rules.from_json(data["rules"])
+    if data.get("next_rules") is not None:
+        data["next_rules"] = Rules.from_json(data["next_rules"])
+    return TableState(**data)
+
+
+def copy_state(state: TableState) -> TableState:
+    """A deep copy (the machine works on a copy so that a refused command changes nothing)."""
+    new = TableState.__new__(TableState)
+    for f in fields(TableState):
+        v = getattr(state, f.name)
+        if isinstance(v, (list, dict)):
+            v = json.loads(json.dumps(v))
+        new.__dict__[f.name] = v
+    return new

@@ -1,0 +1,68 @@
+"""Zhejiang Ten and a Half (rules/zhejiang.md): 54 cards, picture cards, special hands up to x10."""
+
+from .base import LOSE, WIN, Eval, Variant
+from .ten_half import POINTS as _TEN_HALF_POINTS
+
+POINTS = dict(_TEN_HALF_POINTS, BJ=1, RJ=1)  # both jokers are picture cards worth ½
+PICTURES = frozenset(c for c in POINTS if c in ("BJ", "RJ") or c[0] in "JQK")
+
+# zhejiang.md "Hand classes, highest first": the rank orders classes for step 3 of the comparison.
+RANK = {name: i for i, name in enumerate(reversed((
+    "grand-heavenly-king", "nine-small", "eight-small", "seven-small", "six-small", "heavenly-king",
+    "five-pictures", "five-small", "ten-and-a-half", "ordinary")))}
+_SMALL = {6: "six-small", 7: "seven-small", 8: "eight-small", 9: "nine-small"}
+
+
+class Zhejiang(Variant):
+    slug = "zhejiang-ten-half"
+    deck = "french-54"
+    target = 21
+    basic_threshold = 16
+
+    def points(self, code):
+        return POINTS[code]
+
+    def classify(self, cards, total, rules) -> str:
+        n = len(cards)
+        extended = rules.mode == "extended"
+        if extended and n >= 6:
+            return "grand-heavenly-king" if n == 9 and total == 21 else _SMALL[n]
+        if n == 5:
+            if extended and total == 21:
+                return "heavenly-king"
+            if all(c in PICTURES for c in cards):
+                return "five-pictures"
+            if extended or total < 21:
+                return "five-small"
+            return "ten-and-a-half"  # classic: five cards making exactly 10½ are "ten and a half"
+        return "ten-and-a-half" if total == 21 else "ordinary"
+
+    def evaluate(self, cards, rules):
+        total = 0
+        for c in cards:
+            total += POINTS[c]
+        if total > 21:
+            return Eval("bust", total, len(cards), True, 1, -1)
+        cls = self.classify(cards, total, rules)
+        return Eval(cls, total, len(cards), False, rules.payout(cls), RANK[cls])
+
+    def compare(self, c, b, rules):
+        # zhejiang.md "Comparing": the winner is paid the multiplier of the *winner's* class.
+        if c.bust:
+            return LOSE, b.mult  # both bust: the banker wins (a bust is worth x1)
+        if b.bust:
+            return WIN, c.mult
+        if (c.rank, c.total, c.n) > (b.rank, b.total, b.n):
+            return WIN, c.mult
+        return LOSE, b.mult  # same class, total and count: the banker wins
+
+    def visibility(self, hand, is_banker, in_turn, rules):
+        # "the first card is hidden from everyone else"; the others are dealt face up.
+        return "own" if not hand["cards"] else "up"
+
+    def extra_actions(self, table, seat, hand, ev):
+        # 加注: once per hand, challengers only, and only with the chips to cover the doubled stake.
+        if (table.rules.double_once and seat != table.s.banker and not hand.get("doubled")
+                and table.stack(seat) >= 2 * hand["stake"]):
+            return ["double"]
+        return []

@@ -1,0 +1,133 @@
+"""What one viewer may see (rules/README.md, "Privacy"): the only thing that leaves toward players.
+
+A face-down card is shown to its owner as ``{"card": "9H", "up": false}`` and to everyone else as
+``{"hidden": true}``; face-up cards are ``{"card": "9H", "up": true}``. Totals and classes appear only
+for hands whose every card the viewer can see. The seed appears only once the hand is over.
+"""
+
+from .machine import IN_HAND, Table, _net_profit, in_hand, play_actions
+from .rules import Rules
+from .state import TableState
+
+
+def _card(card: list, owner: str, viewer: str | None) -> dict:
+    code, vis = card
+    if vis == "up":
+        return {"card": code, "up": True}
+    if owner == viewer:
+        return {"card": code, "up": False}
+    return {"hidden": True}
+
+
+def legal_actions(state: TableState, seat_id: str | None) -> list[str]:
+    """The actions ``seat_id`` may send now (without arguments); [] for spectators."""
+    s = state
+    seat = s.seat(seat_id) if seat_id else None
+    if seat is None:
+        return []
+    t = Table(s, 0.0)
+    r = s.rules
+    out: list[str] = []
+    is_banker = s.banker == seat_id
+    if s.phase == "betting":
+        h = s.hand
+        bet = h["bets"].get(seat_id)
+        side = h["side"].get(seat_id)
+        if bet and not bet["confirmed"] and not r.fixed_stake:
+            out += ["chip", "reset", "confirm", "bet"]
+        if side and not side["confirmed"]:
+            out += ["back", "chip", "reset", "confirm", "side_bet", "no_bet"]
+    elif s.phase == "playing":
+        out += play_actions(t, seat_id)
+    elif s.phase == "bank_decision" and s.pending and s.pending["seat"] == seat_id:
+        kind = s.pending["kind"]
+        out += {"open": ["open_bank", "decline_bank"], "take": ["take_bank", "decline_bank"],
+                "refill": ["refill", "pass_bank"]}[kind]
+    if is_banker and not (r.retire_needs_profit and _net_profit(s) < s.bank_opening) and not s.retire_requested \
+            and not s.pending:
+        out.append("retire")
+    if s.phase in ("waiting", "between_hands"):
+        if s.banker is None and not s.pending and seat["role"] == "main" and seat["stack"] > 0:
+            out.append("open_bank")
+        if r.jackpot_enabled and seat["host"]:
+            out.append("seed_jackpot")
+    if not in_hand(s, seat_id):
+        out.append("top_up")
+    if not seat["leaving"]:
+        out.append("leave")
+    return out
+
+
+def _hand_view(s: TableState, viewer: str | None) -> dict | None:
+    h = s.hand
+    if h is None:
+        return None
+    from .variants import VARIANTS
+
+    v = VARIANTS[s.rules.game]
+    hands = {}
+    for owner, phs in h["hands"].items():
+        shown = []
+        for ph in phs:
+            cards = [_card(c, owner, viewer) for c in ph["cards"]]
+            entry = {"cards": cards, "stake": ph["stake"], "done": ph["done"], "doubled": ph["doubled"],
+                     "settled": ph["settled"], "outcome": ph["outcome"][0] if ph["outcome"] else None,
+                     "mort": ph["mort"], "secret": ph["secret"], "split": ph["split"]}
+            if all("card" in c for c in cards):
+                ev = v.evaluate([c[0] for c in ph["cards"]], s.rules)
+                entry.update({"total": v.display_total(ev.total), "class": ev.cls, "bust": ev.bust})
+            shown.append(entry)
+        hands[owner] = shown
+    return {
+        "no": h["no"], "base_stake": h["base"], "dice": h["dice"] if h["order"] else None, "order": h["order"],
+        "turn": {"seat": h["turn"][0], "hand": h["turn"][1]} if h["turn"] else None,
+        "bets": {k: {"amount": b["amount"], "confirmed": b["confirmed"]} for k, b in h["bets"].items()},
+        "side_bets": [{"seat": k, "backs": b["backs"], "amount": b["amount"], "confirmed": b["confirmed"]}
+                      for k, b in h["side"].items()],
+        "hands": hands, "results": list(h["results"]), "sitting_out": list(h["sitting_out"]),
+        "deltas": dict(h["deltas"]) if h["over"] else None, "over": h["over"],
+        "commitment": h["commitment"], "seed": h["seed"] if h["over"] else None,
+        "dealt": list(h["dealt"]) if h["over"] else None,
+    }
+
+
+def view(state: TableState, viewer: str | None = None) -> dict:
+    """Everything ``viewer`` (a seat id; None or an unknown id is a spectator) may see, as JSON."""
+    import json
+
+    s = state
+    seat = s.seat(viewer) if viewer else None
+    vid = seat["id"] if seat else None
+    r: Rules = s.rules
+    out = {
+        "game": r.game, "rules": r.to_json(), "phase": s.phase, "hand_no": s.hand_no,
+        "you": vid, "role": ("banker" if vid == s.banker else seat["role"]) if seat else "spectator",
+        "banker": s.banker, "bank": s.bank, "bank_opening": s.bank_opening, "bank_topups": s.bank_topups,
+        "net_profit": _net_profit(s) if s.banker else 0, "bank_hands": s.bank_hands,
+        "retire_requested": s.retire_requested, "jackpot": s.jackpot,
+        "seats": [{"id": x["id"], "name": x["name"], "stack": x["stack"], "bot": x["bot"], "role": x["role"],
+                   "position": x["position"], "host": x["host"], "leaving": x["leaving"],
+                   "banker": x["id"] == s.banker} for x in sorted(s.seats, key=lambda x: (x["role"], x["position"]))],
+        "deadline": s.deadline, "deadline_for": list(s.deadline_for),
+        "pending": {"kind": s.pending["kind"], "seat": s.pending["seat"]} if s.pending else None,
+        "commitment": s.commitment,
+        "seed": s.hand["seed"] if s.hand is not None and s.hand["over"] else None,
+        "hand": _hand_view(s, vid),
+        "last_hand": s.last_hand if s.phase not in IN_HAND or s.last_hand is None
+        or s.last_hand["hand_no"] != s.hand_no else None,
+        "shoe": {"stock": len(s.shoe["stock"]) + (len(s.hand["stock"]) if s.hand and not s.hand["over"] else 0),
+                 "discards": len(s.shoe["discards"])} if s.shoe is not None else None,
+        "legal_actions": legal_actions(s, vid),
+        "next_rules": s.next_rules.to_json() if s.next_rules else None,
+    }
+    return json.loads(json.dumps(out))
+
+
+def redact_event(event: dict, viewer: str | None) -> dict | None:
+    """An event as ``viewer`` may see it: a face-down card dealt to someone else loses its rank and suit;
+    the seed and dealt list only travel in hand_over, which is sent once the hand is over."""
+    if event.get("type") == "card_dealt" and event.get("face") == "down" and event.get("seat") != viewer:
+        return {k: v for k, v in event.items() if k != "card"}
+    if event.get("type") == "card_discarded" and event.get("seat") != viewer:
+        return {k: v for k, v in event.items() if k != "card"}
+    return event
