@@ -1,2 +1,211 @@
-def bot_decide(view, level, rules):
-    raise NotImplementedError
+"""Bots: they decide from ``view(state, seat)`` only (rules/README.md, "Privacy").
+
+``basic`` stands from a fixed threshold per game (``Variant.basic_threshold``). ``expert`` computes the
+expected value of each legal action for its own hand: the unseen cards are every card of the deck
+that its view does not show, the opponent's final hand is estimated by letting it draw from those
+cards by the basic rule, and each action's value is the probability-weighted payoff from the game's
+own comparison (``Variant.compare``), hitting recursively while that is worth more (docs/engine.md).
+"""
+
+from functools import lru_cache
+
+from .cards import DECKS
+from .rules import Rules
+from .variants import VARIANTS
+
+
+def _mine(view: dict) -> tuple[list[str], int, dict] | None:
+    h = view.get("hand")
+    if not h or not h.get("turn") or h["turn"]["seat"] != view["you"]:
+        return None
+    i = h["turn"]["hand"]
+    ph = h["hands"][view["you"]][i]
+    return [c["card"] for c in ph["cards"]], i, ph
+
+
+def default_stake(view: dict, rules: Rules) -> int:
+    me = next(x for x in view["seats"] if x["id"] == view["you"])
+    base = view["hand"]["base_stake"]
+    high = me["stack"] // 3 if rules.stake_third_of_stack else me["stack"]
+    if rules.max_bet is not None:
+        high = min(high, rules.max_bet)
+    amount = min(max(base, rules.stake_min), high)
+    if rules.bet_multiple:
+        amount -= amount % rules.base_stake
+    return amount
+
+
+def bot_decide(view: dict, level: str, rules: Rules) -> tuple[str, dict] | None:
+    """The bot's next command for the seat ``view["you"]`` as (action, args), or None when it has none."""
+    legal = view.get("legal_actions", [])
+    me = next((x for x in view["seats"] if x["id"] == view.get("you")), None)
+    if me is None or not legal:
+        return None
+    if view["phase"] == "betting":
+        if "bet" in legal:
+            return "bet", {"amount": default_stake(view, rules)}
+        if "no_bet" in legal:
+            return "no_bet", {}  # bots do not side bet
+        return None
+    if view["phase"] == "bank_decision":
+        if "open_bank" in legal:
+            return "open_bank", {"amount": me["stack"]}
+        if "take_bank" in legal:
+            return "take_bank", {}
+        if "refill" in legal:
+            return ("refill", {"amount": me["stack"]}) if me["stack"] > 0 else ("pass_bank", {})
+        return None
+    if view["phase"] != "playing":
+        return None
+    mine = _mine(view)
+    if mine is None:
+        return None
+    cards, _, ph = mine
+    v = VARIANTS[rules.game]
+    if level == "expert":
+        return expert_action(view, rules, cards, legal), {}
+    if "mort_decline" in legal:
+        return "mort_decline", {}
+    total = v.evaluate(cards, rules).total
+    if "hit" in legal and (total < v.basic_threshold or "stand" not in legal):
+        return "hit", {}
+    return ("stand", {}) if "stand" in legal else ("hit", {})
+
+
+# -- expert ------------------------------------------------------------------------------------------
+
+def _unseen(view: dict, rules: Rules, own: list[str]) -> list[str]:
+    """Every card of the deck that this view does not show (for the shoe, also minus the discards'
+    count is unknown by card, so the whole deck minus what is visible is used)."""
+    seen = set(own)
+    h = view["hand"] or {}
+    for phs in h.get("hands", {}).values():
+        for ph in phs:
+            for c in ph["cards"]:
+                if "card" in c:
+                    seen.add(c["card"])
+    return [c for c in DECKS[rules.deck] if c not in seen]
+
+
+def _buckets(v, cards: list[str]) -> tuple[tuple[str, float], ...]:
+    """Group unseen cards by what matters to the hand (points, and picture/ace-ness), with weights."""
+    groups: dict[tuple, list[str]] = {}
+    for c in cards:
+        key = (v.points(c), c[0] == "A", c in ("BJ", "RJ") or c[0] in "JQKN")
+        groups.setdefault(key, []).append(c)
+    n = len(cards)
+    return tuple((g[0], len(g) / n) for g in groups.values())
+
+
+def expert_action(view: dict, rules: Rules, cards: list[str], legal: list[str]) -> str:
+    v = VARIANTS[rules.game]
+    is_banker = view["you"] == view["banker"]
+    pool = _buckets(v, _unseen(view, rules, cards))
+    if not pool:
+        return "stand" if "stand" in legal else legal[0]
+    opponents = _opponents(view, rules, is_banker)
+    if not opponents:
+        return "stand" if "stand" in legal else legal[0]
+    evaluator = _Evaluator(v, rules, pool, opponents, is_banker)
+    options = {}
+    if "stand" in legal:
+        options["stand"] = evaluator.stand(tuple(cards))
+    if "hit" in legal:
+        options["hit"] = evaluator.hit(tuple(cards))
+    if "double" in legal:
+        options["double"] = 2 * sum(p * evaluator.stand(tuple(cards) + (c,)) for c, p in pool)
+    if "mort_accept" in legal:
+        options["mort_accept"] = sum(
+            p * (evaluator.stand(tuple(cards) + (c,)) if v.evaluate(list(cards) + [c], rules).total == v.target
+                 else -1.0) for c, p in pool)
+        options["mort_decline"] = max(evaluator.stand(tuple(cards)), evaluator.hit(tuple(cards)))
+    if not options:
+        return legal[0]
+    return max(options, key=options.get)
+
+
+def _opponents(view, rules, is_banker):
+    """(known cards, hidden count, still to play, weight) for each hand the bot's hand is compared with."""
+    h = view["hand"]
+    out = []
+    if is_banker:
+        for seat, phs in h["hands"].items():
+            if seat == view["you"]:
+                continue
+            for ph in phs:
+                if ph["settled"]:
+                    continue
+                known = tuple(c["card"] for c in ph["cards"] if "card" in c)
+                hidden = sum(1 for c in ph["cards"] if "hidden" in c)
+                out.append((known, hidden, not ph["done"], ph["stake"] or 1))
+    else:
+        ph = h["hands"][view["banker"]][0]
+        known = tuple(c["card"] for c in ph["cards"] if "card" in c)
+        hidden = sum(1 for c in ph["cards"] if "hidden" in c)
+        out.append((known, hidden, True, 1))
+    return out
+
+
+class _Evaluator:
+    def __init__(self, v, rules, pool, opponents, is_banker):
+        self.v, self.rules, self.pool, self.is_banker = v, rules, pool, is_banker
+        self.dists = [(self._final(tuple(sorted(k)), hidden, plays), w) for k, hidden, plays, w in opponents]
+        self.stand = lru_cache(maxsize=None)(self._stand)
+        self.hit = lru_cache(maxsize=None)(self._hit)
+
+    def _final(self, known, hidden, plays) -> dict:
+        """Distribution of the opponent's final hand: hidden cards drawn from the pool, then (if it still
+        plays) draws by the basic threshold, up to the card limit. Cards are drawn with replacement from
+        the unseen pool, a close and fast approximation."""
+        v, rules, pool = self.v, self.rules, self.pool
+        out: dict = {}
+
+        def walk(hand, p, to_draw):
+            if p < 1e-6:
+                return
+            if to_draw:
+                for c, q in pool:
+                    walk(hand + (c,), p * q, to_draw - 1)
+                return
+            ev = v.evaluate(list(hand), rules)
+            limit = rules.max_cards or 12
+            stop = not plays or ev.bust or ev.total >= v.basic_threshold or len(hand) >= limit
+            if rules.banker_forced_draw and not self.is_banker:
+                stop = not plays or ev.bust or ev.total >= rules.banker_stand_on or len(hand) >= limit
+            if stop:
+                key = tuple(sorted(hand))
+                out[key] = out.get(key, 0.0) + p
+                return
+            for c, q in pool:
+                walk(hand + (c,), p * q, 0)
+
+        walk(known, 1.0, hidden)
+        return {k: (v.evaluate(list(k), rules), p) for k, p in out.items()}.values()
+
+    def _stand(self, cards) -> float:
+        v, rules = self.v, self.rules
+        mine = v.evaluate(list(cards), rules)
+        total = 0.0
+        for dist, w in self.dists:
+            for other, p in dist:
+                if self.is_banker:
+                    outcome, mult = v.compare(other, mine, rules)
+                    sign = -1 if outcome == "win" else 1 if outcome == "lose" else 0
+                else:
+                    outcome, mult = v.compare(mine, other, rules)
+                    sign = 1 if outcome == "win" else -1 if outcome == "lose" else 0
+                total += w * p * sign * mult
+        return total
+
+    def _hit(self, cards) -> float:
+        v, rules = self.v, self.rules
+        value = 0.0
+        for c, p in self.pool:
+            new = cards + (c,)
+            ev = v.evaluate(list(new), rules)
+            limit = rules.max_cards or 12
+            if ev.bust or len(new) >= limit or ev.total >= v.target:
+                value += p * self.stand(new)
+            else:
+                value += p * max(self.stand(new), self.hit(new))
+        return value

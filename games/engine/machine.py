@@ -1069,7 +1069,7 @@ def play_actions(t: Table, seat_id: str) -> list[str]:
 
 
 def _play(t: Table, seat_id: str, i: int, action: str, args: dict) -> None:
-    s, h = t.s, t.s.hand
+    h = t.s.hand
     ph = h["hands"][seat_id][i]
     legal = play_actions(t, seat_id) if not _forced_banker(t, seat_id) else ["hit", "stand"]
     if action not in legal:

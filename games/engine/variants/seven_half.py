@@ -1,7 +1,7 @@
 """Seven and a Half (rules/seven-half.md): the Spanish 40-card shoe, one face-down card at most, the
 bank last, a bust lost at once, and the optional house rules (double, split, 4 discard, secret pair, Mort)."""
 
-from .base import LOSE, Eval, Variant
+from .base import LOSE, WIN, Eval, Variant
 
 POINTS = {}
 for _suit in "OCEB":

@@ -1,0 +1,204 @@
+"""``run_script(data) -> dict``: play one scripted hand (the ``play_script`` management command).
+
+The script format is in issue 4 and docs/engine.md. Seats are listed clockwise and their names are
+their seat ids. ``deck`` stacks the top of the deck in dealing order; ``dice`` fixes the roll. Betting
+actions come first; the first other action (or the end) closes betting with the timeout defaults.
+Bots and forced plays act by themselves; when the actions run out, every remaining turn times out.
+"""
+
+import hashlib
+import json
+
+from .bots import bot_decide
+from .errors import EngineError
+from .machine import Command, apply
+from .rules import rules_from
+from .state import TableState
+from .view import view
+
+BETTING_WORDS = {"bet", "side_bet", "chip", "reset", "confirm", "no_bet", "back"}
+
+
+class ScriptError(EngineError):
+    def __init__(self, message: str):
+        super().__init__("bad_script", message)
+
+
+def _seed_for(data: dict) -> str:
+    if isinstance(data.get("seed"), str):
+        return data["seed"]
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+class _Runner:
+    def __init__(self, rules):
+        from .machine import new_table
+
+        self.rules = rules
+        self.state: TableState = new_table(rules)
+        self.events: list[dict] = []
+        self.bots: dict[str, str] = {}
+        self.now = 0.0
+
+    def do(self, actor: str, action: str, args: dict | None = None) -> None:
+        self.now += 1.0
+        self.state, events = apply(self.state, Command(actor, action, args or {}, self.now))
+        self.events += events
+
+    def run_bots(self) -> None:
+        """Let bots act while one of them is expected to (a bot's turn, a bot's bet or bank decision)."""
+        for _ in range(1000):
+            s = self.state
+            for seat_id in list(s.deadline_for):
+                level = self.bots.get(seat_id)
+                if level:
+                    decision = bot_decide(view(s, seat_id), level, s.rules)
+                    if decision:
+                        self.do(seat_id, *decision)
+                        break
+            else:
+                return
+
+
+def _parse_action(entry) -> tuple[str, str, dict]:
+    if not isinstance(entry, list) or len(entry) < 2 or not all(isinstance(x, (str, int)) for x in entry):
+        raise ScriptError(f"An action is [seat, word, ...]: {entry!r}")
+    seat, word, rest = str(entry[0]), str(entry[1]), entry[2:]
+    try:
+        if word in ("bet", "chip"):
+            return seat, word, {"amount": rest[0]}
+        if word == "side_bet":
+            return seat, word, {"backs": rest[0], "amount": rest[1]}
+        if word == "back":
+            return seat, word, {"seat": rest[0]}
+        if word in ("open_bank", "refill", "top_up", "seed_jackpot"):
+            return seat, word, {"amount": rest[0]}
+    except IndexError:
+        raise ScriptError(f"The action {word!r} needs more arguments: {entry!r}") from None
+    return seat, word, {}
+
+
+def run_script(data: dict) -> dict:
+    """Play the script's hand; return the result, or raise EngineError (bad_script for a malformed file)."""
+    if not isinstance(data, dict):
+        raise ScriptError("A script is a JSON object.")
+    preset = data.get("preset")
+    if not isinstance(preset, str):
+        raise ScriptError("The script needs a preset.")
+    rules = rules_from(preset, data.get("rules") or {})
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not seats:
+        raise ScriptError("The script needs seats.")
+    run = _Runner(rules)
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, dict) or not isinstance(seat.get("name"), str):
+            raise ScriptError(f"Seat {i} needs a name.")
+        args = {"name": seat["name"], "stack": seat.get("stack", 0), "position": i, "bot": seat.get("bot"),
+                "host": bool(seat.get("host", False))}
+        if seat.get("banker"):
+            args["banker"] = True
+            if "bank" in seat:
+                args["bank"] = seat["bank"]
+        run.do(seat["name"], "sit", args)
+        if seat.get("bot"):
+            run.bots[seat["name"]] = seat["bot"]
+    for i, seat in enumerate(data.get("side_bettors") or []):
+        if not isinstance(seat, dict) or not isinstance(seat.get("name"), str):
+            raise ScriptError(f"Side bettor {i} needs a name.")
+        run.do(seat["name"], "sit", {"name": seat["name"], "stack": seat.get("stack", 0), "role": "side",
+                                     "position": i, "bot": seat.get("bot")})
+        if seat.get("bot"):
+            run.bots[seat["name"]] = seat["bot"]
+    start = {"seed_hex": _seed_for(data)}
+    if data.get("deck") is not None:
+        start["deck"] = data["deck"]
+    if data.get("dice") is not None:
+        dice = data["dice"]
+        if not (isinstance(dice, list) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
+            raise ScriptError("dice are two numbers from 1 to 6.")
+        start["dice"] = dice
+    run.do("system", "start_hand", start)
+    if run.state.phase == "bank_decision":
+        # No seat was marked as the banker and this game lets the banker choose: the first one offered
+        # opens with their whole stack, then the hand starts.
+        offered = run.state.pending["seat"]
+        run.do(offered, "open_bank", {"amount": run.state.seat(offered)["stack"]})
+        run.do("system", "start_hand", start)
+    actions = data.get("actions") or []
+    if not isinstance(actions, list):
+        raise ScriptError("actions is a list.")
+    for entry in actions:
+        seat, word, args = _parse_action(entry)
+        if run.state.phase == "betting" and word not in BETTING_WORDS:
+            run.run_bots()
+            if run.state.phase == "betting":
+                run.do("system", "timeout")
+        if run.state.phase == "playing":
+            run.run_bots()
+        if word == "timeout":
+            s = run.state
+            if s.phase not in ("playing", "betting", "bank_decision"):
+                raise EngineError("wrong_phase", "No deadline is running.")
+            if seat not in s.deadline_for:
+                raise EngineError("not_your_turn", f"It is not {seat}'s turn.")
+            run.do("system", "timeout")
+        else:
+            run.do(seat, word, args)
+    for _ in range(10_000):
+        s = run.state
+        if s.phase == "betting":
+            run.run_bots()
+            if run.state.phase == "betting":
+                run.do("system", "timeout")
+        elif s.phase == "playing":
+            run.run_bots()
+            if run.state.phase == "playing":
+                run.do("system", "timeout")
+        else:
+            break
+    return _output(run)
+
+
+def _output(run: _Runner) -> dict:
+    s = run.state
+    last = s.last_hand
+    if last is None:
+        raise EngineError("no_hand", "The hand did not finish.")
+    settled = next(e for e in run.events if e["type"] == "hand_settled")
+    banker = last["banker"]
+    stacks = dict(settled["stacks"])
+    stacks[banker] = stacks.get(banker, 0) + settled["bank"]
+    hands = {}
+    for seat, phs in last["hands"].items():
+        first = {"cards": phs[0]["cards"], "total": phs[0]["total"], "class": phs[0]["class"],
+                 "bust": phs[0]["bust"], "stake": phs[0]["stake"]}
+        if len(phs) > 1:
+            first["hands"] = [{"cards": p["cards"], "total": p["total"], "class": p["class"], "bust": p["bust"],
+                               "stake": p["stake"]} for p in phs]
+        hands[seat] = first
+    results = [{k: r[k] for k in ("bettor", "kind", "backs", "stake", "outcome", "multiplier", "due", "paid")}
+               for r in last["results"]]
+    out = {
+        "order": last["order"], "dice": last["dice"], "banker": banker, "hands": hands, "results": results,
+        "bank": settled["bank"], "stacks": stacks, "deltas": last["deltas"],
+        "commitment": last["commitment"], "seed": last["seed"],
+        "next_banker": s.banker, "phase_after": s.phase,
+    }
+    for e in run.events:
+        if e["type"] == "jackpot_won":
+            out["jackpot_won"] = {"seat": e["seat"], "amount": e["amount"]}
+        if e["type"] == "bank_draw":
+            out["bank_draw"] = {"cards": e["cards"], "winner": e["winner"]}
+    if s.pending:
+        out["pending"] = {"kind": s.pending["kind"], "seat": s.pending["seat"]}
+    return out
+
+
+def run_script_safe(data) -> tuple[dict, int]:
+    """(output, exit status): 0 with the result, 2 with {"error": {...}} for anything refused."""
+    try:
+        return run_script(data), 0
+    except EngineError as e:
+        return {"error": {"code": e.code, "message": e.message}}, 2
+    except (TypeError, ValueError, KeyError, AttributeError) as e:
+        return {"error": {"code": "bad_script", "message": f"The script is malformed: {e}"}}, 2
