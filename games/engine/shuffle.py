@@ -11,11 +11,14 @@ lazily (``LazyDeck``) with exactly the same order, which the fast simulation use
 
 import hashlib
 import hmac
+import struct
+from itertools import chain, count
 
 from .cards import DECKS
 from .errors import EngineError
 
 _TWO32 = 1 << 32
+_unpack8 = struct.Struct(">8I").unpack  # one digest = eight big-endian 32-bit words
 
 
 def seed_bytes(seed_hex: str) -> bytes:
@@ -33,71 +36,104 @@ def commitment(seed_hex: str) -> str:
     return hashlib.sha256(seed_bytes(seed_hex)).hexdigest()
 
 
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+
+
+class HmacKey:
+    """HMAC-SHA256 under one key (RFC 2104) with the padded key hashed once, then copied per message:
+    the same bytes as ``hmac.digest(key, msg, "sha256")`` (tested) at a third of its cost, which a
+    simulation of millions of hands notices."""
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, key: bytes):
+        if len(key) > 64:
+            key = hashlib.sha256(key).digest()
+        key = key.ljust(64, b"\0")
+        self._inner = hashlib.sha256(key.translate(_IPAD))
+        self._outer = hashlib.sha256(key.translate(_OPAD))
+
+    def digest(self, msg: bytes) -> bytes:
+        inner = self._inner.copy()
+        inner.update(msg)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+
 class WordStream:
     """The 32-bit words of one labelled HMAC stream, and unbiased integers drawn from them."""
 
-    __slots__ = ("_seed", "_label", "_block", "_words", "_pos")
+    __slots__ = ("word",)
 
-    def __init__(self, seed: bytes, label: str):
-        self._seed = seed
-        self._label = label
-        self._block = 0
-        self._words = ()
-        self._pos = 8
+    def __init__(self, seed: "bytes | HmacKey", label: str):
+        mac = seed if isinstance(seed, HmacKey) else HmacKey(seed)
 
-    def word(self) -> int:
-        if self._pos == 8:
-            digest = hmac.digest(self._seed, f"{self._label}:{self._block}".encode("ascii"), "sha256")
-            self._block += 1
-            self._words = [int.from_bytes(digest[i : i + 4], "big") for i in range(0, 32, 4)]
-            self._pos = 0
-        w = self._words[self._pos]
-        self._pos += 1
-        return w
+        def blocks():
+            for k in count():
+                yield _unpack8(mac.digest(f"{label}:{k}".encode("ascii")))
+
+        self.word = chain.from_iterable(blocks()).__next__
 
     def below(self, m: int) -> int:
         """A uniform integer in [0, m) by rejection sampling."""
         limit = _TWO32 - (_TWO32 % m)
-        while True:
-            w = self.word()
-            if w < limit:
-                return w % m
+        word = self.word
+        w = word()
+        while w >= limit:
+            w = word()
+        return w % m
 
 
 def shuffle(cards, seed: bytes, label: str = "0") -> list[str]:
     """The whole deck in dealing order (forward Fisher-Yates, see the module docstring)."""
     a = list(cards)
-    stream = WordStream(seed, label)
+    below = WordStream(seed, label).below
     n = len(a)
     for i in range(n - 1):
-        j = i + stream.below(n - i)
+        j = i + below(n - i)
         a[i], a[j] = a[j], a[i]
     return a
 
 
 class LazyDeck:
-    """The same order as ``shuffle`` but each step done only when a card is drawn."""
+    """The same order as ``shuffle`` but each step done only when a card is drawn (``deck.draw()``)."""
 
-    __slots__ = ("_a", "_i", "_stream")
+    __slots__ = ("draw",)
 
-    def __init__(self, cards, seed: bytes, label: str = "0"):
-        self._a = list(cards)
-        self._i = 0
-        self._stream = WordStream(seed, label)
-
-    def draw(self) -> str:
-        a, i = self._a, self._i
+    def __init__(self, cards, seed: "bytes | HmacKey", label: str = "0"):
+        a = list(cards)
         n = len(a)
-        if i < n - 1:
-            j = i + self._stream.below(n - i)
-            a[i], a[j] = a[j], a[i]
-        self._i = i + 1
-        return a[i]
+        word = WordStream(seed, label).word
+        i = 0
+
+        def draw() -> str:
+            nonlocal i
+            m = n - i
+            if m > 1:
+                limit = _TWO32 - (_TWO32 % m)  # the same rejection sampling as WordStream.below
+                w = word()
+                while w >= limit:
+                    w = word()
+                j = i + w % m
+                a[i], a[j] = a[j], a[i]
+            i += 1
+            return a[i - 1]
+
+        self.draw = draw
 
 
-def roll_dice(seed: bytes) -> list[int]:
-    """Two dice from the stream labelled "dice" (Ten and a Half's order)."""
-    stream = WordStream(seed, "dice")
+_DICE_LIMIT = _TWO32 - (_TWO32 % 6)
+
+
+def roll_dice(seed: "bytes | HmacKey") -> list[int]:
+    """Two dice from the stream labelled "dice" (Ten and a Half's order): ``below(6) + 1`` twice."""
+    mac = seed if isinstance(seed, HmacKey) else HmacKey(seed)
+    w = _unpack8(mac.digest(b"dice:0"))
+    if w[0] < _DICE_LIMIT and w[1] < _DICE_LIMIT:
+        return [w[0] % 6 + 1, w[1] % 6 + 1]
+    stream = WordStream(mac, "dice")  # six of eight words rejected: practically never, same result
     return [stream.below(6) + 1, stream.below(6) + 1]
 
 

@@ -6,13 +6,13 @@ extra actions a hand has) and may react to moments of the hand (a turn starting,
 deal finished) through the table operations in games/engine/ops.py.
 """
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Eval:
+class Eval(NamedTuple):
     """A hand's value: ``total`` in the game's units (half points for the ½ games), its class name,
-    whether it busted, its card count, the payout multiplier of its class and a rank for class order."""
+    whether it busted, its card count, the payout multiplier of its class and a rank for class order.
+    (A named tuple: simulations build millions of them.)"""
 
     cls: str
     total: int

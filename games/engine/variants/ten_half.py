@@ -22,18 +22,16 @@ class TenHalf(Variant):
         return POINTS[code]
 
     def evaluate(self, cards, rules):
-        total = 0
-        for c in cards:
-            total += POINTS[c]
+        total = sum(map(POINTS.__getitem__, cards))
         n = len(cards)
         if total > 21:
             return Eval("bust", total, n, True, 0, 0)
         if n >= 5:
             # "Bonuses never stack": five dragons that also total 10½ is still five dragons.
-            return Eval("five-dragons", total, n, False, rules.payout("five-dragons"), 2)
+            return Eval("five-dragons", total, n, False, rules.payouts.get("five-dragons", 1), 2)
         if total == 21:
-            return Eval("ten-and-a-half", total, n, False, rules.payout("ten-and-a-half"), 1)
-        return Eval("ordinary", total, n, False, rules.payout("ordinary"), 1)
+            return Eval("ten-and-a-half", total, n, False, rules.payouts.get("ten-and-a-half", 1), 1)
+        return Eval("ordinary", total, n, False, rules.payouts.get("ordinary", 1), 1)
 
     def compare(self, c, b, rules):
         # ten-half.md "Comparing a challenger with the banker", steps 1-4; a loss always costs x1.
