@@ -6,6 +6,7 @@ Knobs that a game does not use keep their preset value and are ignored by that g
 """
 
 from dataclasses import asdict, dataclass, field, fields, replace
+from functools import cached_property
 
 from .errors import RulesError
 
@@ -75,13 +76,18 @@ class Rules:
     mort: bool | None = None
 
     def __hash__(self):
-        return hash(tuple(sorted(self.to_json().items(), key=lambda kv: kv[0]).__repr__()))
+        return hash(repr(sorted(self.to_json().items())))
 
     def to_json(self) -> dict:
-        data = asdict(self)
+        data = dict(self._json)
         data["chip_values"] = list(self.chip_values)
         data["payouts"] = dict(self.payouts)
         return data
+
+    @cached_property
+    def _json(self) -> dict:
+        # Rules are frozen, so their JSON is computed once (views ask for it on every command).
+        return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict) -> "Rules":

@@ -113,8 +113,8 @@ def view(state: TableState, viewer: str | None = None) -> dict:
         "commitment": s.commitment,
         "seed": s.hand["seed"] if s.hand is not None and s.hand["over"] else None,
         "hand": _hand_view(s, vid),
-        "last_hand": s.last_hand if s.phase not in IN_HAND or s.last_hand is None
-        or s.last_hand["hand_no"] != s.hand_no else None,
+        # The finished hand's record (every card revealed) until the next hand starts.
+        "last_hand": s.last_hand if s.phase not in IN_HAND else None,
         "shoe": {"stock": len(s.shoe["stock"]) + (len(s.hand["stock"]) if s.hand and not s.hand["over"] else 0),
                  "discards": len(s.shoe["discards"])} if s.shoe is not None else None,
         "legal_actions": legal_actions(s, vid),
