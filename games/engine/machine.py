@@ -743,6 +743,8 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
     if s.bank <= 0:
         raise EngineError("bank_empty", "The bank is empty: refill it or pass it.")
     playing = [x for x in s.main_seats() if x["id"] != s.banker and not x["leaving"]]
+    if not playing:
+        raise EngineError("not_enough_players", "A hand needs at least one challenger.")
     base = zhejiang_base_stake(t, playing) if r.fixed_stake else r.base_stake
     challengers = [x for x in playing if _default_amount(t, x, base) is not None]
     if not challengers:

@@ -1,0 +1,68 @@
+"""Rules: presets, overrides, validation naming the knob, JSON (rules/README.md "Rule knobs")."""
+
+import json
+
+import pytest
+
+from games.engine import KNOBS, PRESETS, EngineError, Rules, RulesError, rules_from
+
+
+def test_the_four_presets_exist():
+    assert set(PRESETS) == {"ten-half", "seven-half", "zhejiang-ten-half", "ban-luck"}
+
+
+@pytest.mark.parametrize("slug", sorted(PRESETS))
+def test_rules_round_trip_through_json(slug):
+    r = rules_from(slug, {})
+    assert Rules.from_json(json.loads(json.dumps(r.to_json()))) == r
+
+
+@pytest.mark.parametrize("overrides,knob", [
+    ({"max_cards": 1}, "max_cards"), ({"payouts": {"ordinary": 0}}, "payouts"), ({"base_stake": 0}, "base_stake"),
+    ({"deck": "spanish-40"}, "deck"), ({"max_main_seats": 9}, "max_main_seats"), ({"order_policy": "x"}, "order_policy"),
+    ({"chip_values": []}, "chip_values"), ({"nonsense": 1}, "nonsense"), ({"max_cards": 6}, "max_cards"),
+])
+def test_an_incoherent_rule_set_names_the_knob(overrides, knob):
+    with pytest.raises(RulesError) as e:
+        rules_from("ten-half", overrides)
+    assert e.value.knob == knob and e.value.code == "invalid_rules" and isinstance(e.value, EngineError)
+
+
+def test_overrides_merge_payouts():
+    r = rules_from("ten-half", {"payouts": {"five-dragons": 3}})
+    assert r.payout("five-dragons") == 3 and r.payout("ten-and-a-half") == 2
+
+
+def test_zhejiang_extended_mode_is_an_override():
+    r = rules_from("zhejiang-ten-half", {"mode": "extended"})
+    assert r.mode == "extended" and r.max_cards == 9
+
+
+def test_every_knob_is_described_with_a_default_per_preset():
+    names = {k["name"] for k in KNOBS}
+    from dataclasses import fields
+
+    assert names == {f.name for f in fields(Rules)}
+    for k in KNOBS:
+        assert k["help"] and set(k["defaults"]) == set(PRESETS)
+
+
+def test_preset_values_from_the_rules_files():
+    th, sh, zj, bl = (PRESETS[k] for k in ("ten-half", "seven-half", "zhejiang-ten-half", "ban-luck"))
+    assert (th.max_cards, th.bet_seconds, th.act_seconds, th.max_main_seats, th.max_side_bettors) == (5, 15, 20, 4, 8)
+    assert (sh.bet_seconds, sh.act_seconds, sh.max_main_seats, sh.side_bets_enabled, sh.bank_max_hands) == (
+        18, 22, 6, False, 3)
+    assert (zj.max_main_seats, zj.base_stake_rule, zj.base_stake_cap) == (4, "poorest-share", 800_000)
+    assert (bl.min_bet, bl.max_bet, bl.max_main_seats, bl.banker_forced_draw) == (1, 500, 5, True)
+
+
+def test_a_rules_change_applies_from_the_next_hand():
+    from .helpers import Game
+
+    g = Game()
+    g.start()
+    g.do("system", "set_rules", rules=rules_from("ten-half", {"base_stake": 20}).to_json())
+    assert g.state.rules.base_stake == 10
+    g.play_out()
+    g.start(seed="55" * 32)
+    assert g.state.rules.base_stake == 20
