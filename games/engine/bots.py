@@ -108,6 +108,7 @@ def expert_action(view: dict, rules: Rules, cards: list[str], legal: list[str]) 
         return "stand" if "stand" in legal else legal[0]
     evaluator = _Evaluator(v, rules, pool, opponents, is_banker)
     options = {}
+    cards = sorted(cards)
     if "stand" in legal:
         options["stand"] = evaluator.stand(tuple(cards))
     if "hit" in legal:
@@ -153,34 +154,36 @@ class _Evaluator:
         self.stand = lru_cache(maxsize=None)(self._stand)
         self.hit = lru_cache(maxsize=None)(self._hit)
 
-    def _final(self, known, hidden, plays) -> dict:
-        """Distribution of the opponent's final hand: hidden cards drawn from the pool, then (if it still
-        plays) draws by the basic threshold, up to the card limit. Cards are drawn with replacement from
-        the unseen pool, a close and fast approximation."""
+    def _final(self, known, hidden, plays):
+        """Distribution of the opponent's final hand as [(Eval, p)]: hidden cards drawn from the pool, then
+        (if it still plays) draws by the basic threshold (the forced rule for a Chinese Blackjack banker),
+        up to the card limit. Cards are drawn with replacement from the unseen pool (a close, fast
+        approximation); partial hands are memoised as sorted card tuples and finals merged by value."""
         v, rules, pool = self.v, self.rules, self.pool
-        out: dict = {}
+        limit = rules.max_cards or 12
+        stand_from = rules.banker_stand_on if rules.banker_forced_draw and not self.is_banker else v.basic_threshold
+        memo: dict = {}
 
-        def walk(hand, p, to_draw):
-            if p < 1e-6:
-                return
+        def walk(hand, to_draw):
+            key = (hand, to_draw)
+            if key in memo:
+                return memo[key]
+            out: dict = {}
             if to_draw:
-                for c, q in pool:
-                    walk(hand + (c,), p * q, to_draw - 1)
-                return
-            ev = v.evaluate(list(hand), rules)
-            limit = rules.max_cards or 12
-            stop = not plays or ev.bust or ev.total >= v.basic_threshold or len(hand) >= limit
-            if rules.banker_forced_draw and not self.is_banker:
-                stop = not plays or ev.bust or ev.total >= rules.banker_stand_on or len(hand) >= limit
-            if stop:
-                key = tuple(sorted(hand))
-                out[key] = out.get(key, 0.0) + p
-                return
-            for c, q in pool:
-                walk(hand + (c,), p * q, 0)
+                nexts = [(tuple(sorted(hand + (c,))), q, to_draw - 1) for c, q in pool]
+            else:
+                ev = v.evaluate(list(hand), rules)
+                if not plays or ev.bust or ev.total >= stand_from or len(hand) >= limit:
+                    memo[key] = {ev: 1.0}
+                    return memo[key]
+                nexts = [(tuple(sorted(hand + (c,))), q, 0) for c, q in pool]
+            for nh, q, d in nexts:
+                for e, p in walk(nh, d).items():
+                    out[e] = out.get(e, 0.0) + q * p
+            memo[key] = out
+            return out
 
-        walk(known, 1.0, hidden)
-        return {k: (v.evaluate(list(k), rules), p) for k, p in out.items()}.values()
+        return list(walk(tuple(sorted(known)), hidden).items())
 
     def _stand(self, cards) -> float:
         v, rules = self.v, self.rules
@@ -201,7 +204,7 @@ class _Evaluator:
         v, rules = self.v, self.rules
         value = 0.0
         for c, p in self.pool:
-            new = cards + (c,)
+            new = tuple(sorted(cards + (c,)))  # a hand's value does not depend on the order of its cards
             ev = v.evaluate(list(new), rules)
             limit = rules.max_cards or 12
             if ev.bust or len(new) >= limit or ev.total >= v.target:

@@ -81,8 +81,8 @@ def test_expert_bot_stands_on_ten_and_hits_a_low_card():
 
 
 def test_expert_bot_beats_a_bad_fixed_threshold():
-    expert = simulate("ten-half", 150, seed=5, seats=2, strategy="expert")
-    reckless = simulate("ten-half", 150, seed=5, seats=2, strategy="threshold:10")
+    expert = simulate("ten-half", 80, seed=5, seats=2, strategy="expert")
+    reckless = simulate("ten-half", 80, seed=5, seats=2, strategy="threshold:10")
     assert expert["challenger"]["net_per_stake"] > reckless["challenger"]["net_per_stake"]
 
 
