@@ -570,12 +570,15 @@ def do_seed_jackpot(t: Table, actor: str, args: dict) -> None:
 def _after_hand_bank(t: Table) -> None:
     """rules/README.md "Between hands": leavers go, then retirement, step-down, take offers, refills, rotation."""
     s, r, h = t.s, t.rules, t.s.hand
+    banker = s.banker
     for seat in [x for x in s.seats if x["leaving"]]:
         _remove_seat(t, seat["id"])
     if s.banker is None:
         if s.pending is None and s.phase != "waiting":
             _next_banker(t, None)
         return
+    if s.banker != banker:
+        return  # the banker left and the bank has already moved on: the hand's results were not theirs
     banker_pos = s.seat(s.banker)["position"]
     if s.retire_requested:
         _close_bank(t, "retired")
