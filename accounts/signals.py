@@ -9,8 +9,6 @@ from django.dispatch import receiver
 def grant_welcome_chips(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
     if not created or raw:
         return
-    try:
-        from wallets.services import welcome_grant
-    except ImportError:  # wallets not built yet
-        return
+    from wallets.services import welcome_grant  # imported here: the wallets app loads after accounts
+
     welcome_grant(user=instance)
