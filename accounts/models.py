@@ -1,6 +1,7 @@
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import RegexValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 AVATAR_COLOURS = [
@@ -24,6 +25,12 @@ class User(AbstractUser):
         default=AVATAR_COLOURS[0][0],
         validators=[RegexValidator(r"^#[0-9a-fA-F]{6}$", _("A colour like #29335c."))],
     )
+    # A bot's account: it holds the stacks of the bots of AI rooms in the ledger like any player,
+    # never logs in (no usable password, inactive) and receives no welcome grant.
+    is_bot = models.BooleanField(_("bot"), default=False)
+    # Moderation state read on every socket (issue 7 adds the services and the log that set it).
+    muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
+    banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
 
     def __str__(self) -> str:
         return self.public_name
@@ -36,3 +43,11 @@ class User(AbstractUser):
     @property
     def initial(self) -> str:
         return (self.public_name[:1] or "?").upper()
+
+    @property
+    def is_muted(self) -> bool:
+        return self.muted_until is not None and self.muted_until > timezone.now()
+
+    @property
+    def is_banned(self) -> bool:
+        return self.banned_until is not None and self.banned_until > timezone.now()

@@ -7,7 +7,7 @@ from django.dispatch import receiver
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts_welcome_grant")
 def grant_welcome_chips(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
-    if not created or raw:
+    if not created or raw or instance.is_bot:
         return
     from wallets.services import welcome_grant  # imported here: the wallets app loads after accounts
 

@@ -91,6 +91,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite serialises writers; wait for the lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Every transaction takes the write lock when it begins: SQLite has no SELECT ... FOR UPDATE, so
+    # this is what serialises commands on a table across the web process and the Celery worker.
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     # A file, not memory, so a real server started by a test (tests/servers.py) shares it;
     # one per test process so two runs in one checkout do not delete each other's.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}
@@ -125,7 +128,8 @@ CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the message for 
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-CELERY_BEAT_SCHEDULE: dict = {}
+# The sweeper applies whatever a lost or late task left overdue (games/tasks.py).
+CELERY_BEAT_SCHEDULE: dict = {"games-sweep": {"task": "games.sweep", "schedule": 3.0}}
 CELERY_TIMEZONE = "UTC"
 
 # --- Accounts ----------------------------------------------------------------
@@ -203,3 +207,11 @@ LOGGING = {
 WELCOME_BEANS = int(os.environ.get("WELCOME_BEANS", "10000"))
 DAILY_BONUS_BEANS = int(os.environ.get("DAILY_BONUS_BEANS", "1000"))
 PRACTICE_POINTS_CEILING = int(os.environ.get("PRACTICE_POINTS_CEILING", "10000"))
+
+# --- Live tables (games/) ---------------------------------------------------------------
+GAMES_BOT_SECONDS = float(os.environ.get("GAMES_BOT_SECONDS", "1.0"))  # a bot's human-like pause
+GAMES_NEXT_HAND_SECONDS = float(os.environ.get("GAMES_NEXT_HAND_SECONDS", "6.0"))  # time to read the results
+# How often each web process checks that its connections saw the latest table version (repairs a lost
+# message; with the in-memory layer it is how Celery's moves reach the browser).
+GAMES_RESYNC_SECONDS = float(os.environ.get("GAMES_RESYNC_SECONDS", "5.0" if REDIS_URL else "1.0"))
+WALLETS_LIVE_SEAT_REFS = "games.selectors.live_seat_refs"

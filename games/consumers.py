@@ -1,17 +1,215 @@
-"""WebSocket consumers: parse and authenticate only; every write goes through services."""
+"""The table socket, `/ws/rooms/<code>/` (docs/protocol.md). Parse and authenticate only: every
+write goes through games.services, every read of the table through games.selectors.
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+Limits: a frame over 16 KiB closes the socket (1009); more than 20 messages in one second are
+refused with a `rate_limited` error; banned users cannot connect, muted users cannot chat.
+"""
+
+import asyncio
+import json
+import logging
+import time
+import weakref
+from collections import deque
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from games import selectors, services
+from games.broadcast import group_name, presence
+from games.models import Table
+
+logger = logging.getLogger(__name__)
 
 # Close codes (docs/protocol.md).
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NO_ROOM = 4404
+CLOSE_ROOM_CLOSED = 4410
+CLOSE_TOO_BIG = 1009
+
+MAX_FRAME = 16 * 1024
+RATE_LIMIT = 20  # messages per second per connection
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(AsyncWebsocketConsumer):
+    room = None
+    version = -1
+    seat_id: str | None = None
+
     async def connect(self) -> None:
         user = self.scope.get("user")
+        await self.accept()  # accept then close with a code the client can read; a bare reject says nothing
         if user is None or not user.is_authenticated:
-            # Accept then close with a code the client can read; a bare reject gives it nothing.
-            await self.accept()
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        await self.accept()
+        room = await database_sync_to_async(selectors.open_room_by_code)(self.scope["url_route"]["kwargs"]["code"])
+        if room is None:
+            await self.close(code=CLOSE_NO_ROOM)
+            return
+        try:
+            await database_sync_to_async(services.room_check_access)(room=room, user=user)
+        except services.GameError as e:
+            await self.send_json({"type": "error", "code": e.code, "message": e.message, "version": self.version})
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.room = room
+        self.recent: deque[float] = deque(maxlen=RATE_LIMIT)
+        await self.channel_layer.group_add(group_name(room.pk), self.channel_name)
+        seat_id = await database_sync_to_async(services.presence_set)(room_id=room.pk, user=user, connected=True)
+        await self.send_snapshot()
+        if seat_id:
+            await database_sync_to_async(presence)(room.pk, seat_id, True)
+        _watch(self)
+
+    async def disconnect(self, code) -> None:
+        if self.room is None:
+            return
+        _unwatch(self)
+        await self.channel_layer.group_discard(group_name(self.room.pk), self.channel_name)
+        user = self.scope["user"]
+        seat_id = await database_sync_to_async(services.presence_set)(room_id=self.room.pk, user=user, connected=False)
+        if seat_id:
+            await database_sync_to_async(presence)(self.room.pk, seat_id, False)
+
+    # --- from the client --------------------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if self.room is None:
+            return
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        if size > MAX_FRAME:
+            await self.close(code=CLOSE_TOO_BIG)
+            return
+        now = time.monotonic()
+        if len(self.recent) == RATE_LIMIT and now - self.recent[0] < 1.0:
+            await self.error("rate_limited", "Too many messages: at most 20 a second.")
+            return
+        self.recent.append(now)
+        if text_data is None:
+            await self.error("bad_frame", "Frames are JSON text.")
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self.error("bad_json", "A frame is one JSON object.")
+            return
+        if not isinstance(message, dict):
+            await self.error("bad_json", "A frame is one JSON object.")
+            return
+        kind = message.get("type")
+        try:
+            if kind == "action":
+                await self.on_action(message)
+            elif kind == "snapshot":
+                await self.send_snapshot()
+            elif kind == "chat":
+                await database_sync_to_async(services.chat_post)(
+                    room_id=self.room.pk, user=self.scope["user"], text=message.get("text"))
+            elif kind == "ping":
+                await self.send_json({"type": "pong", "version": self.version})
+            else:
+                await self.error("unknown_type", "Unknown message type.")
+        except services.GameError as e:
+            await self.error(e.code, e.message, message.get("action_id"))
+        except Exception:  # never let one bad frame kill the connection; the table is unchanged (rolled back)
+            logger.exception("table socket: unexpected error on %r", text_data[:200])
+            await self.error("server_error", "Something went wrong; nothing was changed.", message.get("action_id"))
+
+    async def on_action(self, message: dict) -> None:
+        action_id = message.get("action_id", "")
+        if not isinstance(action_id, str):
+            raise services.GameError("bad_action_id", "An action id is a text of at most 64 characters.")
+        result = await database_sync_to_async(services.action_submit)(
+            room_id=self.room.pk, user=self.scope["user"], action=message.get("action"),
+            args=message.get("args"), action_id=action_id)
+        await self.send_json({"type": "ack", "action_id": action_id, "version": result.version,
+                              "duplicate": result.duplicate})
+
+    async def error(self, code: str, message: str, action_id=None) -> None:
+        frame = {"type": "error", "code": code, "message": message, "version": self.version}
+        if isinstance(action_id, str):
+            frame["action_id"] = action_id
+        await self.send_json(frame)
+
+    # --- to the client ----------------------------------------------------------------------------------
+
+    async def send_json(self, content: dict) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+    async def send_snapshot(self) -> None:
+        frame = await database_sync_to_async(selectors.snapshot)(self.room, self.scope["user"])
+        self.version = frame["version"]
+        self.seat_id = frame["me"]["seat"]
+        await self.send_json(frame)
+
+    async def table_update(self, event: dict) -> None:
+        if event["version"] <= self.version:
+            return  # already shown (a snapshot overtook this message)
+        self.seat_id = event["users"].get(str(self.scope["user"].pk))
+        frame = selectors.viewer_frame(self.room.pk, event["version"], event["state"], event["events"], self.seat_id)
+        self.version = event["version"]
+        await self.send_json(frame)
+        if not event["open"]:
+            await self.send_json({"type": "closed", "version": self.version})
+            await self.close(code=CLOSE_ROOM_CLOSED)
+
+    async def chat_message(self, event: dict) -> None:
+        await self.send_json({"type": "chat", "message": event["message"], "version": self.version})
+
+    async def presence_changed(self, event: dict) -> None:
+        await self.send_json({"type": "presence", "seat": event["seat"], "connected": event["connected"],
+                              "version": self.version})
+
+    async def resync_if_behind(self, version: int) -> None:
+        if version > self.version:
+            await self.send_snapshot()
+
+
+# --- the safety net: a lost group message is repaired within GAMES_RESYNC_SECONDS -------------------------
+# One query per process per interval reads the versions of the rooms this process serves; a connection
+# that is behind gets a fresh snapshot. It also carries the in-memory channel layer of `make run`, where a
+# Celery worker's broadcasts cannot reach the web process.
+
+_watched: dict[int, set[TableConsumer]] = {}
+_tasks: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task]" = weakref.WeakKeyDictionary()
+
+
+def _watch(consumer: TableConsumer) -> None:
+    consumer.loop = loop = asyncio.get_running_loop()
+    _watched.setdefault(consumer.room.pk, set()).add(consumer)
+    task = _tasks.get(loop)
+    if task is None or task.done():
+        _tasks[loop] = loop.create_task(_watch_loop(loop))
+
+
+def _unwatch(consumer: TableConsumer) -> None:
+    consumers = _watched.get(consumer.room.pk)
+    if consumers is not None:
+        consumers.discard(consumer)
+        if not consumers:
+            del _watched[consumer.room.pk]
+
+
+def _versions(room_ids: list[int]) -> dict[int, int]:
+    return dict(Table.objects.filter(pk__in=room_ids).values_list("pk", "version"))
+
+
+async def _watch_loop(loop) -> None:
+    while True:
+        await asyncio.sleep(settings.GAMES_RESYNC_SECONDS)
+        mine = {room_id: [c for c in consumers if c.loop is loop] for room_id, consumers in list(_watched.items())}
+        mine = {room_id: consumers for room_id, consumers in mine.items() if consumers}
+        if not mine:
+            if not any(c.loop is loop for consumers in _watched.values() for c in consumers):
+                return
+            continue
+        try:
+            versions = await database_sync_to_async(_versions)(list(mine))
+            for room_id, consumers in mine.items():
+                for consumer in consumers:
+                    if versions.get(room_id, -1) > consumer.version:
+                        await consumer.resync_if_behind(versions[room_id])
+        except Exception:
+            logger.exception("table watcher")

@@ -125,6 +125,7 @@ class Transaction(models.Model):
         TOP_UP = "top_up", _("top-up")
         SETTLE = "settle", _("hand")
         RELEASE = "release", _("left the table")
+        BOT_FLOAT = "bot_float", _("bot's chips")
 
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     currency = models.CharField(_("currency"), max_length=6, choices=Currency.choices)

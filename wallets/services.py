@@ -31,6 +31,7 @@ SYSTEM_WELCOME = "welcome"
 SYSTEM_DAILY_BONUS = "daily-bonus"
 SYSTEM_POINTS_REFILL = "points-refill"
 SYSTEM_ADJUSTMENTS = "adjustments"
+SYSTEM_BOTS = "bots"
 
 
 class WalletError(Exception):
@@ -306,6 +307,24 @@ def adjustment_create(
         memo=reason,
         created_by=by,
     )
+
+
+def bot_float_grant(*, user, currency: str, amount: int, idempotency_key: str) -> Transaction | None:
+    """Make sure a bot account has `amount` available to buy in with, granting what is missing
+    from the bots' system account (bots sit in AI practice rooms; a bot's winnings stay on its
+    account and are used first). Returns None when nothing was missing. Only bot accounts.
+    Locks: the bot's available account and the bots system account."""
+    _check_currency(currency)
+    _check_positive(amount)
+    if not getattr(user, "is_bot", False):
+        raise NotAllowed(_("Only a bot account is funded by the house."))
+    with transaction.atomic():
+        available, _source = _lock_user_and_system(user_id=user.pk, currency=currency, system=SYSTEM_BOTS)
+        missing = amount - available.balance
+        if missing <= 0:
+            return None
+        return _grant(user=user, currency=currency, amount=missing, system=SYSTEM_BOTS,
+                      kind=Transaction.Kind.BOT_FLOAT, key=idempotency_key, memo="Chips for a bot")
 
 
 # --- holds ---------------------------------------------------------------------------

@@ -251,7 +251,7 @@ def do_sit(t: Table, actor: str, args: dict) -> None:
     s.seq += 1
     seat = {"id": actor, "name": str(args.get("name") or actor), "stack": stack, "bot": bot, "role": role,
             "position": position, "host": bool(args.get("host", False)), "leaving": False,
-            "declined_take": False, "seq": s.seq}
+            "declined_take": False, "seq": s.seq, "away": False}
     s.seats.append(seat)
     t.emit("seat_joined", seat=actor, name=seat["name"], role=role, position=position, bot=bot, stack=stack,
            chips_in=stack)
@@ -300,6 +300,11 @@ def _remove_seat(t: Table, seat_id: str) -> None:
         s.pending["queue"] = [x for x in s.pending["queue"] if x != seat_id]
     if s.hand is not None and s.hand.get("side", {}).get(seat_id) and s.phase == "betting":
         del s.hand["side"][seat_id]
+    if s.jackpot_owner == seat_id:
+        # An uncollected jackpot goes home with the host who seeded it (docs/rules.md).
+        seat["stack"] += s.jackpot
+        t.emit("jackpot_returned", seat=seat_id, amount=s.jackpot)
+        s.jackpot, s.jackpot_owner = 0, None
     s.seats.remove(seat)
     t.emit("seat_left", seat=seat_id, stack=seat["stack"], chips_out=seat["stack"])
 
@@ -322,6 +327,23 @@ def do_top_up(t: Table, actor: str, args: dict) -> None:
         return
     seat["stack"] += amount
     t.emit("stack_topped_up", seat=actor, amount=amount, chips_in=amount, into="stack")
+
+
+def do_set_seat(t: Table, actor: str, args: dict) -> None:
+    """The room marks a seat away (it sits out of the next hands, no default bets) or back, or moves
+    the host role. Away seats still finish a hand they are in by timeouts."""
+    if actor != "system":
+        raise EngineError("not_allowed", "Only the room changes a seat's status.")
+    seat = t.seat(str(args.get("seat", "")))
+    changed = {}
+    for name in ("away", "host"):
+        if name in args:
+            if not isinstance(args[name], bool):
+                raise EngineError("bad_command", f"{name} is true or false.")
+            if seat.get(name) != args[name]:
+                seat[name] = changed[name] = args[name]
+    if changed:
+        t.emit("seat_updated", seat=seat["id"], **changed)
 
 
 def do_set_rules(t: Table, actor: str, args: dict) -> None:
@@ -371,7 +393,7 @@ def _close_bank(t: Table, why: str) -> None:
 
 def _candidates(t: Table, position: int | None, include_from: bool = False) -> list[str]:
     """Main seats in the bank's direction from ``position`` (the old banker's place), excluding it."""
-    mains = [x for x in t.s.main_seats() if not x["leaving"]]
+    mains = [x for x in t.s.main_seats() if not x["leaving"] and not x.get("away")]
     if not mains:
         return []
     if position is None:
@@ -564,6 +586,7 @@ def do_seed_jackpot(t: Table, actor: str, args: dict) -> None:
         raise EngineError("bad_amount", "You cannot seed more than your stack.")
     seat["stack"] -= amount
     s.jackpot += amount
+    s.jackpot_owner = actor  # the seeder owns the jackpot until a natural collects it
     t.emit("jackpot_seeded", seat=actor, amount=amount, jackpot=s.jackpot)
 
 
@@ -626,7 +649,7 @@ def _bank_checks(t: Table) -> None:
 
 def _first_banker(t: Table, seed: bytes) -> None:
     s, r = t.s, t.rules
-    mains = [x for x in s.main_seats() if x["stack"] > 0 and not x["leaving"]]
+    mains = [x for x in s.main_seats() if x["stack"] > 0 and not x["leaving"] and not x.get("away")]
     if len(mains) < 2:
         raise EngineError("not_enough_players", "A hand needs a banker and at least one challenger.")
     if r.first_banker == "draw":
@@ -746,6 +769,8 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
     if s.bank <= 0:
         raise EngineError("bank_empty", "The bank is empty: refill it or pass it.")
     playing = [x for x in s.main_seats() if x["id"] != s.banker and not x["leaving"]]
+    away = [x for x in playing if x.get("away")]
+    playing = [x for x in playing if not x.get("away")]
     if not playing:
         raise EngineError("not_enough_players", "A hand needs at least one challenger.")
     base = zhejiang_base_stake(t, playing) if r.fixed_stake else r.base_stake
@@ -781,11 +806,14 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
         if x not in challengers:
             h["sitting_out"].append(x["id"])
             t.emit("seat_sits_out", seat=x["id"], why="stack_too_small")
+    for x in away:
+        h["sitting_out"].append(x["id"])
+        t.emit("seat_sits_out", seat=x["id"], why="away")
     for x in challengers:
         h["bets"][x["id"]] = {"amount": base if r.fixed_stake else 0, "confirmed": r.fixed_stake}
     if r.side_bets_enabled:
         for x in s.side_seats():
-            if x["stack"] > 0 and not x["leaving"]:
+            if x["stack"] > 0 and not x["leaving"] and not x.get("away"):
                 h["side"][x["id"]] = {"backs": None, "amount": 0, "confirmed": False}
     s.phase = "betting"
     s.pending = None
@@ -1235,7 +1263,7 @@ def _summary(t: Table, ph: dict) -> dict:
 
 
 HANDLERS = {
-    "sit": do_sit, "leave": do_leave, "top_up": do_top_up, "set_rules": do_set_rules,
+    "sit": do_sit, "leave": do_leave, "set_seat": do_set_seat, "top_up": do_top_up, "set_rules": do_set_rules,
     "start_hand": do_start_hand, "timeout": do_timeout,
     "chip": do_chip, "reset": do_reset, "confirm": do_confirm, "bet": do_bet,
     "back": do_back, "side_bet": do_side_bet, "no_bet": do_no_bet,

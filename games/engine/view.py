@@ -106,7 +106,7 @@ def view(state: TableState, viewer: str | None = None) -> dict:
         "net_profit": _net_profit(s) if s.banker else 0, "bank_hands": s.bank_hands,
         "retire_requested": s.retire_requested, "jackpot": s.jackpot,
         "seats": [{"id": x["id"], "name": x["name"], "stack": x["stack"], "bot": x["bot"], "role": x["role"],
-                   "position": x["position"], "host": x["host"], "leaving": x["leaving"],
+                   "position": x["position"], "host": x["host"], "leaving": x["leaving"], "away": x.get("away", False),
                    "banker": x["id"] == s.banker} for x in sorted(s.seats, key=lambda x: (x["role"], x["position"]))],
         "deadline": s.deadline, "deadline_for": list(s.deadline_for),
         "pending": {"kind": s.pending["kind"], "seat": s.pending["seat"]} if s.pending else None,

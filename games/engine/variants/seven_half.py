@@ -130,6 +130,7 @@ class SevenHalf(Variant):
                 if self.evaluate([c[0] for c in ph["cards"]], table.rules).cls == "natural":
                     # "the first natural collects it whole (also against a busted bank)"
                     amount, s.jackpot = s.jackpot, 0
+                    s.jackpot_owner = None
                     s.seat(seat)["stack"] += amount
                     table.emit("jackpot_won", seat=seat, amount=amount, chips_in=0)
                     return

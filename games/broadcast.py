@@ -1,0 +1,46 @@
+"""Messages to a room's connections, sent after commit (DESIGN.md, "Broadcast after commit, versioned").
+
+One group message per command carries the new state (secrets included: it stays between server
+processes) and the events; every consumer turns it into its own viewer's view and redacted events
+(games/consumers.py). Channel layers deliver at most once: a lost message is repaired by the
+consumers' version check and the snapshot (games/consumers.py, `_watch`).
+"""
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+
+def group_name(room_id: int) -> str:
+    return f"room.{room_id}"
+
+
+def _send(room_id: int, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(room_id), message)
+    except Exception:  # the layer being down must not undo a committed command; clients resync
+        logger.exception("broadcast to room %s failed", room_id)
+
+
+def table_update(room_id: int, version: int, state: dict, events: list[dict], users: dict, is_open: bool) -> None:
+    _send(room_id, {"type": "table.update", "version": version, "state": state, "events": events,
+                    "users": users, "open": is_open})
+
+
+def chat(room_id: int, message) -> None:
+    _send(room_id, {"type": "chat.message", "message": chat_json(message)})
+
+
+def presence(room_id: int, seat_id: str, connected: bool) -> None:
+    _send(room_id, {"type": "presence.changed", "seat": seat_id, "connected": connected})
+
+
+def chat_json(message) -> dict:
+    return {"id": message.pk, "user": message.user_id, "name": message.user.public_name, "text": message.text,
+            "at": message.created_at.isoformat()}

@@ -1,0 +1,224 @@
+"""Rooms, their live table and the record of every hand.
+
+- `Room`: what the host created (code, invite link, preset and rules, beans or points, humans or AI).
+- `Table`: the live engine state of a room (one row, the lock every command takes), its version and
+  the next moment something is due (`wake_at`: a deadline, a bot's turn, the next hand).
+- `Seat`: a user (or a bot account) at the table, with the wallet hold behind its stack.
+- `Hand`, `HandEvent`, `HandSeat`: the record of each hand (frozen rules, shuffle commitment, seed
+  revealed afterwards, every event in order, each seat's net result).
+- `ChatMessage`: the room's chat.
+
+Writes go through games.services only. `Table.state` holds secrets (the stock, face-down cards):
+it never leaves the server except through `engine.view`.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import PRESETS
+from wallets.models import Currency
+
+PRESET_CHOICES = [
+    ("ten-half", _("Ten and a Half")),
+    ("seven-half", _("Seven and a Half")),
+    ("zhejiang-ten-half", _("Zhejiang Ten and a Half")),
+    ("ban-luck", _("Chinese Blackjack")),
+]
+assert {slug for slug, _label in PRESET_CHOICES} == set(PRESETS)
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Room(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+
+    class Kind(models.TextChoices):
+        HUMANS = "humans", _("friends")
+        AI = "ai", _("practice with bots")
+
+    # Four digits, unique among open rooms (a closed room's code can be reused).
+    code = models.CharField(_("code"), max_length=4)
+    invite_token = models.CharField(_("invite token"), max_length=32, unique=True, default=new_invite_token)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_rooms")
+    preset = models.CharField(_("game"), max_length=20, choices=PRESET_CHOICES)
+    overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    # The validated rule set (engine Rules JSON) that the next hand will use.
+    rules = models.JSONField(_("rules"))
+    currency = models.CharField(_("chips"), max_length=6, choices=Currency.choices)
+    kind = models.CharField(_("players"), max_length=6, choices=Kind.choices, default=Kind.HUMANS)
+    bot_level = models.CharField(_("bot level"), max_length=6, default="basic")
+    buy_in_min = models.PositiveIntegerField(_("smallest buy-in"))
+    buy_in_max = models.PositiveIntegerField(_("largest buy-in"))
+    status = models.CharField(_("status"), max_length=6, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
+        constraints = [
+            models.UniqueConstraint(fields=["code"], condition=Q(status="open"), name="games_room_open_code_unique"),
+            models.CheckConstraint(name="games_room_code_four_digits", condition=Q(code__regex=r"^[0-9]{4}$")),
+            models.CheckConstraint(name="games_room_buy_in_range", condition=Q(buy_in_min__gte=1)
+                                   & Q(buy_in_max__gte=models.F("buy_in_min"))),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.preset})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:room", kwargs={"code": self.code})
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class Hand(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(_("hand"))
+    rules = models.JSONField(_("rules"))
+    commitment = models.CharField(_("shuffle commitment"), max_length=64)
+    seed = models.CharField(_("seed"), max_length=64, blank=True)  # revealed when the hand is over
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True, db_index=True)
+    summary = models.JSONField(_("summary"), null=True, blank=True)  # the engine's last_hand, all cards
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        constraints = [models.UniqueConstraint(fields=["room", "number"], name="games_hand_number_unique")]
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.room.code} #{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:hand", kwargs={"pk": self.pk})
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended_at is not None
+
+
+class Table(models.Model):
+    """The one row every command on a room locks (select_for_update): one writer per table."""
+
+    room = models.OneToOneField(Room, on_delete=models.CASCADE, primary_key=True, related_name="table")
+    state = models.JSONField()  # engine.state_to_json: secrets included, never sent as is
+    version = models.PositiveBigIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True)  # the engine's current deadline
+    wake_at = models.DateTimeField(null=True, blank=True, db_index=True)  # next thing due; the sweeper reads it
+    # Service bookkeeping kept under the same lock (games/services.py, "meta"): user -> seat ids,
+    # seat -> hold ids, recent action ids, timeout streaks, away marks.
+    meta = models.JSONField(default=dict)
+    hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return f"table {self.pk} v{self.version}"
+
+
+class Seat(models.Model):
+    class Role(models.TextChoices):
+        MAIN = "main", _("main seat")
+        SIDE = "side", _("side bettor")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    role = models.CharField(_("role"), max_length=4, choices=Role.choices)
+    position = models.PositiveSmallIntegerField(_("position"))
+    bot = models.CharField(_("bot level"), max_length=6, blank=True)
+    hold = models.ForeignKey("wallets.Account", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    buy_in = models.PositiveIntegerField(_("buy-in"))
+    connected = models.BooleanField(_("connected"), default=False)
+    away = models.BooleanField(_("away"), default=False)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    left_at = models.DateTimeField(_("left"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["room", "user"], condition=Q(left_at__isnull=True),
+                                    name="games_one_seat_per_user_per_room"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.engine_id} in {self.room_id}"
+
+    @property
+    def engine_id(self) -> str:
+        """The seat's id inside the engine state."""
+        return f"s{self.pk}"
+
+    @property
+    def seat_ref(self) -> str:
+        """The wallet hold's seat reference (one open hold per seat)."""
+        return f"room{self.room_id}:s{self.pk}"
+
+
+class HandEvent(models.Model):
+    """Every engine event in order, unredacted (cards included): shown to players only once the
+    hand is over (games/selectors.py). Events between hands (seats, the bank) have no hand."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, null=True, blank=True, related_name="events")
+    version = models.PositiveBigIntegerField()
+    seq = models.PositiveSmallIntegerField()
+    type = models.CharField(max_length=40)
+    data = models.JSONField()
+    actor = models.CharField(max_length=20, blank=True)  # the seat whose command it was, or "system"
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["room", "version", "seq"], name="games_event_order_unique")]
+        indexes = [models.Index(fields=["hand", "version", "seq"], name="games_event_hand_order")]
+        ordering = ["version", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.room_id} v{self.version}.{self.seq} {self.type}"
+
+
+class HandSeat(models.Model):
+    """Who played a hand and how it went for them (the records page reads this)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_seats")
+    seat_id = models.CharField(max_length=20)
+    role = models.CharField(max_length=10)  # banker, challenger, side
+    delta = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["hand", "user"], name="games_handseat_unique")]
+        indexes = [models.Index(fields=["user", "-hand"], name="games_handseat_user")]
+
+    def __str__(self) -> str:
+        return f"{self.seat_id} in hand {self.hand_id}: {self.delta:+d}"
+
+
+class ChatMessage(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.CharField(max_length=500)
+    hidden = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.text[:40]}"

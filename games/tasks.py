@@ -1,0 +1,63 @@
+"""Celery tasks: the table's clock (timeouts, bots, the next hand) and the sweeper.
+
+Every task is idempotent: `table_wake` carries the table version it was scheduled for and does
+nothing once the table has moved on (compare-and-set, DESIGN.md house style 5), so a task
+delivered twice, late, or after a worker restart applies at most once. A task that never
+arrives (a worker killed while holding it, a broker hiccup) is covered by `sweep`, which Celery
+beat runs every few seconds over the tables whose `wake_at` has passed.
+"""
+
+import logging
+import threading
+from collections import deque
+from datetime import datetime
+
+from celery import shared_task
+from django.conf import settings
+
+from games import services
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="games.table_wake", ignore_result=True)
+def table_wake(room_id: int, version: int | None = None) -> str:
+    return services.table_wake(room_id=room_id, version=version)
+
+
+@shared_task(name="games.sweep", ignore_result=True)
+def sweep() -> list:
+    done = services.sweep()
+    if done:
+        logger.info("sweeper applied %s", done)
+    return done
+
+
+_local = threading.local()
+
+
+def schedule_wake(room_id: int, version: int, wake_at: datetime) -> None:
+    """Ask a worker to wake the table at `wake_at` (called on commit)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        _run_inline(room_id, version)
+        return
+    try:
+        table_wake.apply_async((room_id, version), eta=wake_at)
+    except Exception:  # the broker is down: the sweeper applies it once beat can reach the database
+        logger.exception("could not schedule the wake of room %s v%s", room_id, version)
+
+
+def _run_inline(room_id: int, version: int) -> None:
+    """Eager mode (tests, debugging): run wakes one after another instead of nesting them, so a
+    chain of bot moves is a loop, not a recursion. What is not due yet (a deadline) does nothing."""
+    queue = getattr(_local, "queue", None)
+    if queue is not None:
+        queue.append((room_id, version))
+        return
+    _local.queue = queue = deque([(room_id, version)])
+    try:
+        while queue:
+            services.table_wake(room_id=queue[0][0], version=queue[0][1])
+            queue.popleft()
+    finally:
+        _local.queue = None

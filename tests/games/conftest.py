@@ -1,0 +1,74 @@
+"""The cast at the table: alice (the host), bob, chen and dara, each with 10,000 beans and points.
+
+Tables run with Celery eager (tests/games helpers): bots and the next hand happen at once, deadlines
+never expire by themselves; `expire()` moves a table past its deadline to apply a timeout.
+"""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import Table
+from wallets.audit import ledger_audit
+
+BEANS = 10_000
+
+
+@pytest.fixture(autouse=True)
+def _table_settings(settings):
+    settings.WELCOME_BEANS = BEANS
+    settings.PRACTICE_POINTS_CEILING = BEANS
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.GAMES_BOT_SECONDS = 0
+    settings.GAMES_NEXT_HAND_SECONDS = 0
+
+
+def make_player(name: str):
+    return get_user_model().objects.create_user(name, f"{name}@example.com", "pw-long-enough-1",
+                                                display_name=name.capitalize())
+
+
+@pytest.fixture
+def cast(db):
+    return {name: make_player(name) for name in ("alice", "bob", "chen", "dara")}
+
+
+def table(room) -> Table:
+    return Table.objects.get(pk=room.pk)
+
+
+def state(room) -> dict:
+    return table(room).state
+
+
+def seat_of(room, user) -> str | None:
+    return table(room).meta["users"].get(str(user.pk))
+
+
+def act(room, user, action, **args):
+    return services.action_submit(room_id=room.pk, user=user, action=action, args=args)
+
+
+def expire(room) -> str:
+    """Let the current deadline pass and wake the table (what the Celery timeout does)."""
+    t = table(room)
+    assert t.state["deadline"] is not None, "no deadline is running"
+    Table.objects.filter(pk=room.pk).update(state={**t.state, "deadline": t.state["deadline"] - 10_000})
+    return services.table_wake(room_id=room.pk)
+
+
+def assert_ledger_clean():
+    report = ledger_audit()
+    failed = {name: check for name, check in report["checks"].items() if check["status"] == "failed"}
+    assert not failed, failed
+    assert report["checks"]["no_hold_without_a_seat"]["status"] == "passed"
+
+
+def assert_holds_match_table(room):
+    """Every open hold equals what its seat owns in the engine (stack + bank + seeded jackpot)."""
+    from wallets.models import Account
+
+    t = table(room)
+    owned = services._owned(t.state)
+    for seat_id, info in t.meta["seats"].items():
+        assert Account.objects.get(pk=info["hold"]).balance == owned[seat_id], seat_id
