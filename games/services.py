@@ -323,6 +323,11 @@ def _bookkeeping(run: _Run, events: list[dict]) -> None:
     """Timeout streaks and away marks (issue: 3 hands in a row by timeouts -> away)."""
     meta, state = run.meta, run.state
     types = {e["type"] for e in events}
+    if run.room.kind == Room.Kind.AI and "seat_left" in types and not state.seats:
+        # The last human left a practice room and the bots went with them: nothing is left to play.
+        Room.objects.filter(pk=run.room.pk).update(status=Room.Status.CLOSED, closed_at=timezone.now())
+        run.room.status = Room.Status.CLOSED
+        meta["started"] = False
     if "hand_started" in types:
         meta["acted"], meta["timed"] = [], []
     if "hand_over" not in types:

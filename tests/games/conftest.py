@@ -4,6 +4,8 @@ Tables run with Celery eager (tests/games helpers): bots and the next hand happe
 never expire by themselves; `expire()` moves a table past its deadline to apply a timeout.
 """
 
+import time
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -49,11 +51,31 @@ def act(room, user, action, **args):
     return services.action_submit(room_id=room.pk, user=user, action=action, args=args)
 
 
-def expire(room) -> str:
+class Clock:
+    """The services' clock, moved by hand: `advance(seconds)` then wake the table."""
+
+    def __init__(self):
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    c = Clock()
+    monkeypatch.setattr(services, "_now", c)
+    return c
+
+
+def expire(room, clock) -> str:
     """Let the current deadline pass and wake the table (what the Celery timeout does)."""
-    t = table(room)
-    assert t.state["deadline"] is not None, "no deadline is running"
-    Table.objects.filter(pk=room.pk).update(state={**t.state, "deadline": t.state["deadline"] - 10_000})
+    deadline = state(room)["deadline"]
+    assert deadline is not None, "no deadline is running"
+    clock.advance(max(0.0, deadline - clock()) + 0.01)
     return services.table_wake(room_id=room.pk)
 
 
