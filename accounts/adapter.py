@@ -1,5 +1,14 @@
 from allauth.account.adapter import DefaultAccountAdapter
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    """Hook point for account rules (bans are checked here once moderation lands)."""
+    """Account rules on top of allauth: a banned player cannot log in (games/moderation.py bans)."""
+
+    def pre_login(self, request, user, **kwargs):
+        if getattr(user, "is_banned", False):
+            messages.error(request, _("This account is banned until %(until)s.") % {"until": user.banned_until})
+            return redirect("account_login")
+        return super().pre_login(request, user, **kwargs)

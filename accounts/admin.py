@@ -1,11 +1,79 @@
-from django.contrib import admin
+from datetime import timedelta
+
+from django import forms
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .models import User
+
+DURATIONS = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7),
+             "30d": timedelta(days=30), "forever": None}
+
+
+class ModerateUserForm(forms.Form):
+    action = forms.ChoiceField(label=gettext_lazy("Action"), choices=[
+        ("ban", gettext_lazy("Ban")), ("mute", gettext_lazy("Mute")),
+        ("unban", gettext_lazy("Lift the ban")), ("unmute", gettext_lazy("Lift the mute"))])
+    duration = forms.ChoiceField(label=gettext_lazy("For"), initial="24h", choices=[
+        ("1h", gettext_lazy("1 hour")), ("24h", gettext_lazy("24 hours")), ("7d", gettext_lazy("7 days")),
+        ("30d", gettext_lazy("30 days")), ("forever", gettext_lazy("permanently"))])
+    reason = forms.CharField(label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    fieldsets = BaseUserAdmin.fieldsets + (("Profile", {"fields": ("display_name", "avatar_colour")}),)
-    list_display = ("username", "display_name", "email", "is_staff", "is_active", "date_joined")
+    fieldsets = BaseUserAdmin.fieldsets + (
+        ("Profile", {"fields": ("display_name", "avatar_colour")}),
+        ("Moderation", {"fields": ("banned_until", "muted_until", "is_bot")}),
+    )
+    readonly_fields = ["banned_until", "muted_until", "is_bot"]  # set through "Moderate…", which logs why
+    list_display = ("username", "display_name", "email", "is_staff", "is_active", "banned_until", "muted_until",
+                    "date_joined", "moderate")
+    list_filter = BaseUserAdmin.list_filter + ("is_bot",)
     search_fields = ("username", "display_name", "email")
+
+    @admin.display(description=gettext_lazy("moderation"))
+    def moderate(self, user):
+        return format_html('<a href="{}">{}</a>', reverse("admin:accounts_user_moderate", args=[user.pk]),
+                           _("Moderate…"))
+
+    def get_urls(self):
+        return [path("<int:pk>/moderate/", self.admin_site.admin_view(self.moderate_view),
+                     name="accounts_user_moderate"), *super().get_urls()]
+
+    def moderate_view(self, request, pk):
+        """Ban or mute (or lift it) with a reason: games.moderation does it and logs it."""
+        from games import moderation
+        from games.services import GameError
+
+        if not (request.user.has_perm("games.ban_user") or request.user.has_perm("games.mute_user")):
+            raise PermissionDenied
+        target = get_object_or_404(User, pk=pk)
+        form = ModerateUserForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            action, reason = form.cleaned_data["action"], form.cleaned_data["reason"]
+            duration = DURATIONS[form.cleaned_data["duration"]]
+            try:
+                if action == "ban":
+                    moderation.user_ban(user=target, by=request.user, reason=reason, duration=duration)
+                elif action == "mute":
+                    moderation.user_mute(user=target, by=request.user, reason=reason, duration=duration)
+                elif action == "unban":
+                    moderation.user_unban(user=target, by=request.user, reason=reason)
+                else:
+                    moderation.user_unmute(user=target, by=request.user, reason=reason)
+            except GameError as e:
+                form.add_error(None, e.message)
+            else:
+                messages.success(request, _("Done: %(action)s %(name)s.") % {"action": action, "name": target})
+                return redirect("admin:accounts_user_changelist")
+        context = {**self.admin_site.each_context(request), "form": form, "object": target,
+                   "title": _("Moderate %(name)s") % {"name": target.public_name}}
+        return TemplateResponse(request, "admin/games/form_page.html", context)

@@ -1,8 +1,10 @@
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_views
+from games import stats as games_stats
 
 # The admin's own login has no rate limit: send it through allauth's, which has one.
 admin.autodiscover()
@@ -14,6 +16,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("profile/", account_views.profile, name="profile"),
+    # The table's JS strings (gettext in static/js), in the visitor's language.
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("wallet/", include("wallets.urls")),
+    path("rules/stats/", games_stats.rules_stats_view, name="rules_stats"),
     path("", include("games.urls")),
 ]

@@ -41,6 +41,25 @@ def presence(room_id: int, seat_id: str, connected: bool) -> None:
     _send(room_id, {"type": "presence.changed", "seat": seat_id, "connected": connected})
 
 
+def chat_hidden(room_id: int, message_id: int) -> None:
+    _send(room_id, {"type": "chat.hidden", "id": message_id})
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def to_user(user_id: int, kind: str) -> None:
+    """Tell every open socket of a user (any room, any process): user.banned, user.muted."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), {"type": kind})
+    except Exception:
+        logger.exception("message to user %s failed", user_id)
+
+
 def chat_json(message) -> dict:
     return {"id": message.pk, "user": message.user_id, "name": message.user.public_name, "text": message.text,
             "at": message.created_at.isoformat()}

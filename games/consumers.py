@@ -16,8 +16,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import selectors, services
-from games.broadcast import group_name, presence
+from games import moderation, selectors, services
+from games.broadcast import group_name, presence, user_group
 from games.models import Table
 
 logger = logging.getLogger(__name__)
@@ -57,6 +57,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.room = room
         self.recent: deque[float] = deque(maxlen=RATE_LIMIT)
         await self.channel_layer.group_add(group_name(room.pk), self.channel_name)
+        await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         seat_id = await database_sync_to_async(services.presence_set)(room_id=room.pk, user=user, connected=True)
         await self.send_snapshot()
         if seat_id:
@@ -68,6 +69,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         _unwatch(self)
         await self.channel_layer.group_discard(group_name(self.room.pk), self.channel_name)
+        await self.channel_layer.group_discard(user_group(self.scope["user"].pk), self.channel_name)
         user = self.scope["user"]
         seat_id = await database_sync_to_async(services.presence_set)(room_id=self.room.pk, user=user, connected=False)
         if seat_id:
@@ -107,6 +109,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             elif kind == "chat":
                 await database_sync_to_async(services.chat_post)(
                     room_id=self.room.pk, user=self.scope["user"], text=message.get("text"))
+            elif kind == "report":
+                await database_sync_to_async(moderation.report_create)(
+                    reporter=self.scope["user"], room_id=self.room.pk, reason=message.get("reason"),
+                    target_user_id=message.get("user"), message_id=message.get("message"))
+                await self.send_json({"type": "reported", "version": self.version})
             elif kind == "ping":
                 await self.send_json({"type": "pong", "version": self.version})
             else:
@@ -147,16 +154,37 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_update(self, event: dict) -> None:
         if event["version"] <= self.version:
             return  # already shown (a snapshot overtook this message)
-        self.seat_id = event["users"].get(str(self.scope["user"].pk))
+        seat_id = event["users"].get(str(self.scope["user"].pk))
+        sat_down = seat_id is not None and seat_id != self.seat_id
+        self.seat_id = seat_id
         frame = selectors.viewer_frame(self.room.pk, event["version"], event["state"], event["events"], self.seat_id)
         self.version = event["version"]
         await self.send_json(frame)
+        if sat_down:
+            # presence_set ran at connect, before this seat existed: the new seat is connected (this socket).
+            seat_id = await database_sync_to_async(services.presence_set)(
+                room_id=self.room.pk, user=self.scope["user"], connected=True)
+            if seat_id:
+                await database_sync_to_async(presence)(self.room.pk, seat_id, True)
         if not event["open"]:
             await self.send_json({"type": "closed", "version": self.version})
             await self.close(code=CLOSE_ROOM_CLOSED)
 
     async def chat_message(self, event: dict) -> None:
         await self.send_json({"type": "chat", "message": event["message"], "version": self.version})
+
+    async def chat_hidden(self, event: dict) -> None:
+        await self.send_json({"type": "chat_hidden", "id": event["id"], "version": self.version})
+
+    async def user_banned(self, event: dict) -> None:
+        # A moderator banned this user: every open socket closes at once (games/moderation.py).
+        await self.send_json({"type": "error", "code": "banned", "message": "Your account is banned.",
+                              "version": self.version})
+        await self.close(code=CLOSE_FORBIDDEN)
+
+    async def user_muted(self, event: dict) -> None:
+        await self.send_json({"type": "notice", "code": "muted", "message": "You are muted and cannot chat.",
+                              "version": self.version})
 
     async def presence_changed(self, event: dict) -> None:
         await self.send_json({"type": "presence", "seat": event["seat"], "connected": event["connected"],

@@ -665,10 +665,45 @@ def room_close(*, room_id: int, by) -> None:
         run = _locked(room_id)
         if not run.room.is_open:
             return
-        if by.pk != run.room.host_id and not by.has_perm("games.change_room"):
+        if by.pk != run.room.host_id and not by.has_perm("games.moderate_room"):
             raise GameError("not_host", _("Only the host can close the room."))
         _close(run)
         _save(run)
+
+
+def seat_remove(*, room_id: int, user_id: int, kicked: bool = True) -> bool:
+    """Take a user's seat away (a ban, a moderator's kick): they leave now, or after the current hand
+    by default actions. A kicked user cannot sit in this room again. False when not seated."""
+    with transaction.atomic():
+        run = _locked(room_id)
+        seat_id = run.meta["users"].get(str(user_id))
+        if kicked and user_id not in run.meta["kicked"]:
+            run.meta["kicked"].append(user_id)
+        if seat_id is None or not run.room.is_open:
+            return False
+        if not run.state.seat(seat_id)["leaving"]:
+            _leave(run, seat_id)
+        _save(run)
+        return True
+
+
+def room_rules_update(*, room_id: int, overrides: dict, by=None):
+    """Change a room's rules (the host, or a moderator through the admin): validated by the engine as a
+    whole, recorded as a `rules_changed` event, and applied from the next hand, never the current one."""
+    try:
+        rules = rules_from(Room.objects.values_list("preset", flat=True).get(pk=room_id), overrides)
+    except RulesError as e:
+        raise GameError(e.code, e.message) from None
+    except Room.DoesNotExist:
+        raise GameError("no_room", _("There is no such room.")) from None
+    with transaction.atomic():
+        run = _locked(room_id)
+        if not run.room.is_open:
+            raise GameError("room_closed", _("This room is closed."))
+        run.apply("system", "set_rules", {"rules": rules.to_json()})
+        Room.objects.filter(pk=room_id).update(overrides=overrides, rules=rules.to_json())
+        _save(run)
+    return rules
 
 
 def seat_take(*, room_id: int, user, role: str = "main", buy_in: int, position: int | None = None) -> Result:
@@ -754,10 +789,12 @@ def sweep(*, grace_seconds: float = 2.0) -> list[tuple[int, str]]:
 
 
 def chat_post(*, room_id: int, user, text) -> ChatMessage:
-    """Post to the room's chat. Muted and banned users are refused."""
-    if getattr(user, "is_banned", False):
+    """Post to the room's chat. Muted and banned users are refused: read from the database on every
+    message, so a mute reaches sockets that were open before it."""
+    fresh = get_user_model().objects.only("muted_until", "banned_until").get(pk=user.pk)
+    if fresh.is_banned:
         raise GameError("banned", _("Your account is banned."))
-    if getattr(user, "is_muted", False):
+    if fresh.is_muted:
         raise GameError("muted", _("You are muted and cannot chat."))
     if not isinstance(text, str) or not text.strip():
         raise GameError("bad_chat", _("Write something first."))

@@ -33,6 +33,19 @@ def sweep() -> list:
     return done
 
 
+@shared_task(name="games.rules_stats", ignore_result=True)
+def rules_stats(key: str, preset: str, overrides: dict) -> None:
+    from games.stats import compute
+
+    try:
+        compute(key, preset, overrides)
+    except Exception:
+        from django.core.cache import cache
+
+        cache.delete(key)  # let the next request try again
+        raise
+
+
 _local = threading.local()
 
 

@@ -146,12 +146,14 @@ class Table:
         return card
 
     def reveal(self, seat_id: str, index: int | None = None) -> None:
+        shown = []
         for i, ph in enumerate(self.s.hand["hands"][seat_id]):
             if index is None or i == index:
                 for c in ph["cards"]:
                     c[1] = "up"
-        self.emit("hand_shown", seat=seat_id, hand=index,
-                  cards=[[c[0] for c in ph["cards"]] for ph in self.s.hand["hands"][seat_id]])
+                shown.append([c[0] for c in ph["cards"]])
+        # Only the hands turned up: the other hand of a split may still hold a face-down card.
+        self.emit("hand_shown", seat=seat_id, hand=index, cards=shown)
 
     # -- chips ----------------------------------------------------------------------------------------
     def settle(self, bettor: str, kind: str, backs: str, index: int, stake: int, outcome: str, mult: int,

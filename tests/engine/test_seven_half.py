@@ -389,3 +389,18 @@ def test_the_mort_declined_plays_on_with_the_seven_and_may_double():
     assert "double" in view(g.state, "C1")["legal_actions"]
     with pytest.raises(EngineError):
         g.do("C1", "mort_accept")
+
+
+def test_a_split_hand_busting_shows_only_its_own_cards_not_the_other_hands_face_down_card():
+    g = game(rules=HOUSE)
+    g.start(deck=["JO", "2C", "3C", "4B", "NC", "2O", "7C"])
+    g.close_betting()
+    g.do("C1", "hit")
+    g.do("C1", "split")  # first hand: the face-down jack; second hand: the face-up knight
+    g.do("C1", "stand")
+    g.do("C1", "hit")  # face down
+    shown = g.do("C1", "hit")  # ½ + 2 + 7: the second hand busts and is turned up
+    event = next(e for e in shown if e["type"] == "hand_shown")
+    assert (event["hand"], event["cards"]) == (1, [["NC", "2O", "7C"]])
+    assert "JO" not in repr([e for e in shown if e["type"] != "card_dealt"])
+    assert view(g.state, "C2")["hand"]["hands"]["C1"][0]["cards"] == [{"hidden": True}]

@@ -1,0 +1,161 @@
+"""Moderation: bans, mutes, kicks, closing rooms, hiding chat, reports, rule changes by moderators.
+
+Every action is a service that needs a reason, checks the actor's permission (the "Moderators"
+group has exactly these, migration games 0003) and writes one row of the append-only
+ModerationLog. What must take effect at once on live tables does so after commit: a ban closes
+the user's open sockets and releases their seats after the current hand; a mute is read by the
+chat service on every message, so an open socket is refused from the next message on.
+"""
+
+from datetime import UTC, datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import broadcast, services
+from games.models import ChatMessage, ModerationLog, Report, Room, Seat
+from games.services import GameError
+
+PERMANENT = datetime(9999, 12, 31, tzinfo=UTC)
+A = ModerationLog.Action
+
+
+def _check(by, perm: str) -> None:
+    if by is None or not by.is_active or not by.has_perm(f"games.{perm}"):
+        raise GameError("not_allowed", _("You are not allowed to do that."))
+
+
+def _reason(reason) -> str:
+    reason = (reason or "").strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise GameError("reason_required", _("Say why: a moderation action needs a reason."))
+    return reason[:2000]
+
+
+def _log(*, by, action: str, reason: str, user=None, room=None, message=None, **details) -> ModerationLog:
+    return ModerationLog.objects.create(actor=by, action=action, reason=reason, target_user=user, room=room,
+                                        message=message, details={k: v for k, v in details.items() if v is not None})
+
+
+def _until(duration: timedelta | None) -> datetime:
+    return PERMANENT if duration is None else timezone.now() + duration
+
+
+def user_ban(*, user, by, reason: str, duration: timedelta | None = None) -> ModerationLog:
+    """Ban a player until now + duration (None: permanently). They cannot log in; their open sockets
+    close at once; their seats are released after the current hand, by default actions."""
+    _check(by, "ban_user")
+    reason = _reason(reason)
+    if user.pk == by.pk or user.is_superuser:
+        raise GameError("not_allowed", _("You cannot ban this account."))
+    with transaction.atomic():
+        until = _until(duration)
+        get_user_model().objects.filter(pk=user.pk).update(banned_until=until)
+        user.banned_until = until
+        entry = _log(by=by, action=A.BAN, reason=reason, user=user, until=until.isoformat())
+        transaction.on_commit(lambda: broadcast.to_user(user.pk, "user.banned"))
+    for room_id in Seat.objects.filter(user=user, left_at__isnull=True).values_list("room_id", flat=True):
+        services.seat_remove(room_id=room_id, user_id=user.pk, kicked=False)
+    return entry
+
+
+def user_unban(*, user, by, reason: str) -> ModerationLog:
+    _check(by, "ban_user")
+    reason = _reason(reason)
+    get_user_model().objects.filter(pk=user.pk).update(banned_until=None)
+    user.banned_until = None
+    return _log(by=by, action=A.UNBAN, reason=reason, user=user)
+
+
+def user_mute(*, user, by, reason: str, duration: timedelta | None = None) -> ModerationLog:
+    """Mute a player's chat until now + duration (None: permanently), on every open socket at once."""
+    _check(by, "mute_user")
+    reason = _reason(reason)
+    with transaction.atomic():
+        until = _until(duration)
+        get_user_model().objects.filter(pk=user.pk).update(muted_until=until)
+        user.muted_until = until
+        entry = _log(by=by, action=A.MUTE, reason=reason, user=user, until=until.isoformat())
+        transaction.on_commit(lambda: broadcast.to_user(user.pk, "user.muted"))
+    return entry
+
+
+def user_unmute(*, user, by, reason: str) -> ModerationLog:
+    _check(by, "mute_user")
+    reason = _reason(reason)
+    get_user_model().objects.filter(pk=user.pk).update(muted_until=None)
+    user.muted_until = None
+    return _log(by=by, action=A.UNMUTE, reason=reason, user=user)
+
+
+def seat_kick(*, room: Room, user, by, reason: str) -> ModerationLog:
+    """Remove a player's seat (after the current hand) and keep them from sitting again in this room."""
+    _check(by, "moderate_room")
+    reason = _reason(reason)
+    if not services.seat_remove(room_id=room.pk, user_id=user.pk, kicked=True):
+        raise GameError("not_seated", _("This player has no seat in this room."))
+    return _log(by=by, action=A.KICK, reason=reason, user=user, room=room)
+
+
+def room_close(*, room: Room, by, reason: str) -> ModerationLog:
+    """Close a room: the current hand is settled by default actions, every stack is released."""
+    _check(by, "moderate_room")
+    reason = _reason(reason)
+    services.room_close(room_id=room.pk, by=by)
+    return _log(by=by, action=A.CLOSE_ROOM, reason=reason, room=room)
+
+
+def chat_hide(*, message: ChatMessage, by, reason: str) -> ModerationLog:
+    """Hide a chat message: gone from snapshots and from every open table at once."""
+    _check(by, "moderate_room")
+    reason = _reason(reason)
+    with transaction.atomic():
+        ChatMessage.objects.filter(pk=message.pk).update(hidden=True)
+        message.hidden = True
+        entry = _log(by=by, action=A.HIDE_MESSAGE, reason=reason, user=message.user, room=message.room,
+                     message=message)
+        transaction.on_commit(lambda: broadcast.chat_hidden(message.room_id, message.pk))
+    return entry
+
+
+def room_rules_change(*, room: Room, overrides: dict, by, reason: str) -> ModerationLog:
+    """A moderator changes a room's rules from the admin; it applies from the next hand."""
+    _check(by, "moderate_room")
+    reason = _reason(reason)
+    rules = services.room_rules_update(room_id=room.pk, overrides=overrides, by=by)
+    return _log(by=by, action=A.RULES, reason=reason, room=room, overrides=overrides, game=rules.game)
+
+
+def report_create(*, reporter, room_id: int | None, reason, target_user_id=None, message_id=None) -> Report:
+    """A player reports a chat message or a player seen at a table."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise GameError("reason_required", _("Say what happened."))
+    message = None
+    if message_id is not None:
+        message = ChatMessage.objects.filter(pk=message_id, room_id=room_id).select_related("user").first() \
+            if isinstance(message_id, int) else None
+        if message is None:
+            raise GameError("no_message", _("There is no such message in this room."))
+        target_user_id = message.user_id
+    if not isinstance(target_user_id, int) or not get_user_model().objects.filter(pk=target_user_id).exists():
+        raise GameError("no_player", _("There is no such player."))
+    if target_user_id == reporter.pk:
+        raise GameError("report_self", _("You cannot report yourself."))
+    if Report.objects.filter(reporter=reporter, created_at__gte=timezone.now() - timedelta(hours=1)).count() >= 20:
+        raise GameError("rate_limited", _("You have sent many reports; try again later."))
+    return Report.objects.create(reporter=reporter, target_user_id=target_user_id, room_id=room_id, message=message,
+                                 reason=reason.strip()[:500])
+
+
+def report_resolve(*, report: Report, by, status: str, resolution: str) -> ModerationLog:
+    _check(by, "moderate_room")
+    resolution = _reason(resolution)
+    if status not in (Report.Status.ACTIONED, Report.Status.DISMISSED):
+        raise GameError("bad_status", _("A report is actioned or dismissed."))
+    Report.objects.filter(pk=report.pk).update(status=status, resolved_by=by, resolved_at=timezone.now(),
+                                               resolution=resolution)
+    report.refresh_from_db()
+    return _log(by=by, action=A.REPORT, reason=resolution, user=report.target_user, room=report.room,
+                message=report.message, report=report.pk, status=status)
