@@ -1,5 +1,6 @@
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
+from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
@@ -20,5 +21,9 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("wallet/", include("wallets.urls")),
     path("rules/stats/", games_stats.rules_stats_view, name="rules_stats"),
+    path("clubs/", include("games.club_urls")),
     path("", include("games.urls")),
 ]
+# With DEBUG on (`make run`, the tests' daphne) daphne serves /static/ itself; with DEBUG off this is
+# empty and the proxy in front serves what collectstatic gathered (README, "Production").
+urlpatterns += staticfiles_urlpatterns()

@@ -23,7 +23,20 @@ from django.utils.translation import gettext_lazy
 from games import moderation
 from games.engine import rules_from
 from games.engine.errors import RulesError
-from games.models import ChatMessage, Hand, HandEvent, HouseVariant, ModerationLog, Report, Room, Seat
+from games.models import (
+    ChatMessage,
+    Club,
+    ClubJoinRequest,
+    ClubMember,
+    GameSetting,
+    Hand,
+    HandEvent,
+    HouseVariant,
+    ModerationLog,
+    Report,
+    Room,
+    Seat,
+)
 from games.rules_form import RulesForm
 from games.services import GameError
 
@@ -300,7 +313,7 @@ class HouseVariantForm(forms.ModelForm):
 
     class Meta:
         model = HouseVariant
-        fields = ["name", "description", "preset", "active"]
+        fields = ["name", "description", "preset", "club", "active"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -334,14 +347,14 @@ class HouseVariantForm(forms.ModelForm):
 @admin.register(HouseVariant)
 class HouseVariantAdmin(admin.ModelAdmin):
     form = HouseVariantForm
-    list_display = ["name", "preset", "active", "created_by", "created_at"]
-    list_filter = ["preset", "active"]
+    list_display = ["name", "preset", "club", "active", "created_by", "created_at"]
+    list_filter = ["preset", "active", ("club", admin.EmptyFieldListFilter)]
     search_fields = ["name"]
 
     def get_fieldsets(self, request, obj=None):
         form = self.form(instance=obj, initial={"preset": request.GET.get("preset")})
         rules = [name for name in form.fields if name.startswith("rules-")]
-        return [(None, {"fields": ["name", "description", "preset", "active"]}),
+        return [(None, {"fields": ["name", "description", "preset", "club", "active"]}),
                 (_("Rule settings (change the game, save, then adjust)"), {"fields": rules})]
 
     def get_form(self, request, obj=None, change=False, **kwargs):
@@ -351,6 +364,48 @@ class HouseVariantAdmin(admin.ModelAdmin):
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+
+
+# --- clubs -------------------------------------------------------------------------------------------------
+
+
+class ClubMemberInline(admin.TabularInline):
+    model = ClubMember
+    fields = ["user", "role", "joined_at", "muted_until"]
+    readonly_fields = ["joined_at"]
+    raw_id_fields = ["user"]
+    extra = 0
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "join_code", "open_joining", "members_create_rooms", "members_count",
+                    "created_at", "dissolved_at"]
+    list_filter = ["open_joining", ("dissolved_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "owner__username", "join_code"]
+    readonly_fields = ["invite_token", "join_code", "created_at", "dissolved_at"]
+    raw_id_fields = ["owner"]
+    inlines = [ClubMemberInline]
+
+    @admin.display(description=gettext_lazy("members"))
+    def members_count(self, club):
+        return club.members.count()
+
+
+@admin.register(ClubJoinRequest)
+class ClubJoinRequestAdmin(admin.ModelAdmin):
+    list_display = ["club", "user", "status", "created_at", "decided_by", "decided_at"]
+    list_filter = ["status"]
+    search_fields = ["club__name", "user__username"]
+    readonly_fields = ["club", "user", "status", "created_at", "decided_by", "decided_at"]
+
+
+@admin.register(GameSetting)
+class GameSettingAdmin(admin.ModelAdmin):
+    """Per-game platform switches: a game marked not available in clubs cannot open there."""
+
+    list_display = ["preset", "available_in_clubs"]
+    list_editable = ["available_in_clubs"]
 
 
 # --- the dashboard on the admin index --------------------------------------------------------------------

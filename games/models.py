@@ -36,6 +36,101 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+class Club(models.Model):
+    """A group of regular players: members, admins, its own rooms and variants, a leaderboard."""
+
+    name = models.CharField(_("name"), max_length=60, unique=True)
+    description = models.CharField(_("description"), max_length=500, blank=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_clubs")
+    invite_token = models.CharField(_("invite token"), max_length=32, unique=True, default=new_invite_token)
+    join_code = models.CharField(_("join code"), max_length=8, unique=True)
+    open_joining = models.BooleanField(_("anyone with the link or code joins at once"), default=False)
+    members_create_rooms = models.BooleanField(_("members may open club rooms"), default=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    dissolved_at = models.DateTimeField(_("dissolved"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubs:club", kwargs={"pk": self.pk})
+
+    @property
+    def is_active(self) -> bool:
+        return self.dissolved_at is None
+
+
+class ClubMember(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", _("owner")
+        ADMIN = "admin", _("admin")
+        MEMBER = "member", _("member")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="club_memberships")
+    role = models.CharField(_("role"), max_length=6, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    muted_until = models.DateTimeField(_("muted in club chat until"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club member")
+        verbose_name_plural = _("club members")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="games_one_membership_per_club"),
+            models.UniqueConstraint(fields=["club"], condition=Q(role="owner"), name="games_one_owner_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.club_id} ({self.role})"
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role in (self.Role.OWNER, self.Role.ADMIN)
+
+
+class ClubJoinRequest(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPROVED = "approved", _("approved")
+        DENIED = "denied", _("denied")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(_("asked"), auto_now_add=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="+")
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("request to join")
+        verbose_name_plural = _("requests to join")
+        constraints = [models.UniqueConstraint(fields=["club", "user"], condition=Q(status="pending"),
+                                               name="games_one_pending_request")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} -> {self.club_id} ({self.status})"
+
+
+class GameSetting(models.Model):
+    """Platform switches per game, kept by moderators in the admin."""
+
+    preset = models.CharField(_("game"), max_length=20, choices=PRESET_CHOICES, unique=True)
+    available_in_clubs = models.BooleanField(_("available in clubs"), default=True)
+
+    class Meta:
+        verbose_name = _("game setting")
+        verbose_name_plural = _("game settings")
+
+    def __str__(self) -> str:
+        return self.preset
+
+
 class Room(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("open")
@@ -59,6 +154,7 @@ class Room(models.Model):
     buy_in_min = models.PositiveIntegerField(_("smallest buy-in"))
     buy_in_max = models.PositiveIntegerField(_("largest buy-in"))
     status = models.CharField(_("status"), max_length=6, choices=Status.choices, default=Status.OPEN)
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, null=True, blank=True, related_name="rooms")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
 
@@ -227,11 +323,13 @@ class ChatMessage(models.Model):
 class HouseVariant(models.Model):
     """A named rule set (a preset plus overrides) saved by a moderator; offered in the lobby."""
 
-    name = models.CharField(_("name"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=60)
     description = models.CharField(_("description"), max_length=300, blank=True)
     preset = models.CharField(_("game"), max_length=20, choices=PRESET_CHOICES)
     overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
     active = models.BooleanField(_("offered in the lobby"), default=True)
+    # A club's own variant is offered only in that club; None: a platform variant (the lobby).
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, null=True, blank=True, related_name="variants")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -239,6 +337,10 @@ class HouseVariant(models.Model):
         verbose_name = _("house variant")
         verbose_name_plural = _("house variants")
         ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["name"], condition=Q(club__isnull=True), name="games_variant_name_unique"),
+            models.UniqueConstraint(fields=["club", "name"], name="games_club_variant_name_unique"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -265,6 +367,7 @@ class ModerationLog(models.Model):
                                     related_name="moderation_received")
     room = models.ForeignKey(Room, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     message = models.ForeignKey(ChatMessage, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, null=True, blank=True, related_name="+")  # a club admin's
     reason = models.TextField(_("reason"))
     details = models.JSONField(_("details"), default=dict, blank=True)
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)

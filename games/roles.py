@@ -14,15 +14,18 @@ MODERATOR_PERMISSIONS = {
         "view_room", "view_table", "view_seat", "view_hand", "view_handevent", "view_handseat",
         "view_chatmessage", "view_moderationlog", "view_report", "change_report",
         "view_housevariant", "add_housevariant", "change_housevariant", "delete_housevariant",
+        "view_club", "view_clubmember", "view_clubjoinrequest",
+        "view_gamesetting", "add_gamesetting", "change_gamesetting",
     ],
     "accounts": ["view_user"],
     "wallets": ["view_account", "view_transaction", "view_entry"],
 }
 
 
-def ensure_moderators_group(apps):
+def ensure_moderators_group(apps, *, strict: bool = True):
     """Create (or reset) the group with exactly MODERATOR_PERMISSIONS. `apps` is a migration's app
-    registry or django.apps.apps. Idempotent."""
+    registry or django.apps.apps. Idempotent. Migrations pass strict=False: at an early migration
+    some models (and so their permissions) do not exist yet, and a later migration runs this again."""
     from django.contrib.auth.management import create_permissions
 
     # Permissions are normally created after all migrations; this group needs them now.
@@ -39,7 +42,7 @@ def ensure_moderators_group(apps):
     for label, codenames in MODERATOR_PERMISSIONS.items():
         found = list(Permission.objects.filter(content_type__app_label=label, codename__in=codenames))
         missing = set(codenames) - {p.codename for p in found}
-        if missing:
+        if missing and strict:
             raise RuntimeError(f"missing permissions {sorted(missing)} in {label}")
         wanted += found
     group.permissions.set(wanted)

@@ -44,7 +44,7 @@ from games.engine import (
     view,
 )
 from games.engine.machine import IN_HAND
-from games.models import ChatMessage, Hand, HandEvent, HandSeat, Room, Seat, Table
+from games.models import ChatMessage, ClubMember, Hand, HandEvent, HandSeat, Room, Seat, Table
 from wallets import services as wallets
 from wallets.models import Account, Currency
 
@@ -109,6 +109,7 @@ def room_create(
     buy_in_min: int | None = None,
     buy_in_max: int | None = None,
     bot_level: str = "basic",
+    club=None,
 ) -> Room:
     """Open a room from a preset plus overrides (validated by the engine as a whole). AI rooms are
     practice rooms and always use points: bots' chips come from the house, and beans are only ever
@@ -144,6 +145,7 @@ def room_create(
                 room = Room.objects.create(
                     code=_new_code(), host=host, preset=preset, overrides=overrides or {}, rules=rules.to_json(),
                     currency=currency, kind=kind, bot_level=bot_level, buy_in_min=buy_in_min, buy_in_max=buy_in_max,
+                    club=club,
                 )
                 Table.objects.create(room=room, state=state, meta={"started": kind == Room.Kind.AI})
                 return room
@@ -167,6 +169,16 @@ def room_check_access(*, room: Room, user) -> None:
         raise GameError("banned", _("Your account is banned."))
     if not room.is_open:
         raise GameError("room_closed", _("This room is closed."))
+    if room.club_id is not None and not _is_club_member(room.club_id, user.pk):
+        raise GameError("club_members_only", _("This room is for the members of its club."))
+
+
+def _is_club_member(club_id: int, user_id: int) -> bool:
+    return ClubMember.objects.filter(club_id=club_id, user_id=user_id).exists()
+
+
+def _is_club_admin(club_id: int, user_id: int) -> bool:
+    return ClubMember.objects.filter(club_id=club_id, user_id=user_id, role__in=["owner", "admin"]).exists()
 
 
 # --- the locked path ---------------------------------------------------------------------------------
@@ -393,8 +405,12 @@ def _wake_at(run: _Run) -> float | None:
         times.append(run.state.deadline)
     if run.meta["next_hand_at"] is not None:
         times.append(run.meta["next_hand_at"])
-    for since in run.meta["away"].values():
-        times.append(since + AWAY_RELEASE_SECONDS)
+    for seat_id, since in run.meta["away"].items():
+        # Only what _due would release: a seat already leaving after the hand keeps its past release time,
+        # which would pull every later wake to "now, nothing due" and leave the hand's deadlines to the sweeper.
+        seat = run.state.seat(seat_id)
+        if seat is not None and not seat["leaving"]:
+            times.append(since + AWAY_RELEASE_SECONDS)
     return min(times) if times else None
 
 
@@ -512,6 +528,8 @@ def _sit(run: _Run, user, *, role: str, buy_in, position=None, bot: str = "") ->
         raise GameError("kicked", _("The host removed you from this room."))
     if getattr(user, "is_banned", False):
         raise GameError("banned", _("Your account is banned."))
+    if room.club_id is not None and not bot and not _is_club_member(room.club_id, user.pk):
+        raise GameError("club_members_only", _("This room is for the members of its club."))
     if role not in Seat.Role.values:
         raise GameError("bad_role", _("A seat is a main seat or a side-bettor seat."))
     if room.kind == Room.Kind.AI and role == Seat.Role.SIDE:
@@ -665,7 +683,8 @@ def room_close(*, room_id: int, by) -> None:
         run = _locked(room_id)
         if not run.room.is_open:
             return
-        if by.pk != run.room.host_id and not by.has_perm("games.moderate_room"):
+        if by.pk != run.room.host_id and not by.has_perm("games.moderate_room") and not (
+                run.room.club_id is not None and _is_club_admin(run.room.club_id, by.pk)):
             raise GameError("not_host", _("Only the host can close the room."))
         _close(run)
         _save(run)
@@ -804,6 +823,12 @@ def chat_post(*, room_id: int, user, text) -> ChatMessage:
     room = Room.objects.filter(pk=room_id, status=Room.Status.OPEN).first()
     if room is None:
         raise GameError("room_closed", _("This room is closed."))
+    if room.club_id is not None:
+        member = ClubMember.objects.filter(club_id=room.club_id, user_id=user.pk).first()
+        if member is None:
+            raise GameError("club_members_only", _("This room is for the members of its club."))
+        if member.muted_until is not None and member.muted_until > timezone.now():
+            raise GameError("muted", _("A club admin muted you in this club's chat."))
     message = ChatMessage.objects.create(room=room, user=user, text=text)
     from games import broadcast
 

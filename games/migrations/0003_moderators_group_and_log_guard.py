@@ -23,7 +23,7 @@ DROP FUNCTION IF EXISTS games_moderation_log_append_only();
 def create_group(apps, schema_editor):
     from games.roles import ensure_moderators_group
 
-    ensure_moderators_group(apps)
+    ensure_moderators_group(apps, strict=False)
 
 
 def drop_group(apps, schema_editor):

@@ -1,0 +1,19 @@
+from django.urls import path
+
+from . import club_views as views
+
+app_name = "clubs"
+
+urlpatterns = [
+    path("", views.club_list, name="list"),
+    path("join/", views.join_code, name="join_code"),
+    path("invite/<str:token>/", views.invite, name="invite"),
+    path("<int:pk>/", views.club_page, name="club"),
+    path("<int:pk>/join/", views.join, name="join"),
+    path("<int:pk>/leave/", views.leave, name="leave"),
+    path("<int:pk>/requests/<int:request_id>/", views.decide, name="decide"),
+    path("<int:pk>/members/<int:user_id>/", views.member, name="member"),
+    path("<int:pk>/settings/", views.settings_view, name="settings"),
+    path("<int:pk>/dissolve/", views.dissolve, name="dissolve"),
+    path("<int:pk>/rooms/", views.room_create, name="room_create"),
+]
