@@ -756,9 +756,24 @@ def table_wake(*, room_id: int, version: int | None = None) -> str:
             return "closed"
         did = _due(run)
         if did == "nothing":
+            _rearm(run)
             return did
         _save(run)
         return did
+
+
+def _rearm(run: _Run) -> None:
+    """Nothing was due: make sure the stored wake time is the real next one, so a stale time in the
+    past (a task that came early, a bot the engine refused) does not leave the table to the sweeper."""
+    from games import tasks
+
+    wake = _dt(_wake_at(run))
+    if wake == run.table.wake_at:
+        return
+    Table.objects.filter(pk=run.room.pk).update(wake_at=wake)
+    if wake is not None:
+        room_id, version = run.room.pk, run.table.version
+        transaction.on_commit(lambda: tasks.schedule_wake(room_id, version, wake))
 
 
 def _due(run: _Run) -> str:
