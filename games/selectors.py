@@ -54,7 +54,8 @@ def viewer_frame(room_id: int, version: int, state_json: dict, events: list[dict
 
 def snapshot(room: Room, user) -> dict:
     """Everything a connection needs to draw the table from nothing (on connect, on request)."""
-    table = Table.objects.get(pk=room.pk)
+    table = Table.objects.select_related("room__host").get(pk=room.pk)
+    room = table.room  # as it is now, not as the socket found it: the host passes when the host leaves
     seat_id = (table.meta.get("users") or {}).get(str(user.pk))
     state = state_at(room.pk, table.version, table.state)
     presence = {s.engine_id: s.connected for s in Seat.objects.filter(room=room, left_at__isnull=True).only("pk", "connected", "room_id")}

@@ -417,6 +417,19 @@ def _wake_at(run: _Run) -> float | None:
 # --- commands ----------------------------------------------------------------------------------------
 
 
+def storable_text(text: str) -> bool:
+    """Whether a database column can keep this text: PostgreSQL refuses NUL in text and in jsonb, and
+    a lone surrogate (what a JSON "\\ud800" escape decodes to) is not UTF-8. Refused here, such text
+    would otherwise fail at the INSERT as a server error."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _clean_args(args) -> dict:
     if args is None:
         return {}
@@ -442,7 +455,7 @@ def action_submit(*, room_id: int, user, action: str, args: dict | None = None, 
     Locks: the table row, then the wallets the command moves (wallets/services.py)."""
     if not isinstance(action, str) or not (action in PLAYER_ACTIONS or action in ROOM_ACTIONS):
         raise GameError("unknown_action", _("There is no action called %(action)s.") % {"action": str(action)[:40]})
-    if not isinstance(action_id, str) or len(action_id) > 64:
+    if not isinstance(action_id, str) or len(action_id) > 64 or not storable_text(action_id):
         raise GameError("bad_action_id", _("An action id is a text of at most 64 characters."))
     args = _clean_args(args)
     try:
@@ -754,7 +767,14 @@ def table_wake(*, room_id: int, version: int | None = None) -> str:
             return "stale"
         if not run.room.is_open:
             return "closed"
-        did = _due(run)
+        try:
+            did = _due(run)
+        except EngineError as e:
+            # A default action the engine refuses is an engine bug: say so loudly; nothing is saved,
+            # and the sweeper will try again (an operator can close the room meanwhile).
+            logger.error("room %s v%s: the due action was refused: %s %s", room_id, run.table.version, e.code,
+                         e.message)
+            return "refused"
         if did == "nothing":
             _rearm(run)
             return did
@@ -832,6 +852,8 @@ def chat_post(*, room_id: int, user, text) -> ChatMessage:
         raise GameError("muted", _("You are muted and cannot chat."))
     if not isinstance(text, str) or not text.strip():
         raise GameError("bad_chat", _("Write something first."))
+    if not storable_text(text):
+        raise GameError("bad_chat", _("This message holds characters that cannot be sent."))
     text = text.strip()
     if len(text) > CHAT_MAX:
         raise GameError("bad_chat", _("A message is at most %(n)s characters.") % {"n": CHAT_MAX})

@@ -1067,6 +1067,10 @@ def advance(t: Table) -> None:
             _play(t, seat_id, i, "hit" if ev.total < t.rules.banker_stand_on else "stand", {})
             continue
         if s.seat(seat_id)["leaving"]:
+            if ph["mort"] == "offered":
+                # A seat that left declines the Mort, as a timeout does; only then can it stand.
+                _play(t, seat_id, i, "mort_decline", {})
+                continue
             ev = t.eval(seat_id, i)
             _play(t, seat_id, i, t.v.default_action(ph, ev, t.rules), {})
             continue

@@ -404,3 +404,14 @@ def test_a_split_hand_busting_shows_only_its_own_cards_not_the_other_hands_face_
     assert (event["hand"], event["cards"]) == (1, [["NC", "2O", "7C"]])
     assert "JO" not in repr([e for e in shown if e["type"] != "card_dealt"])
     assert view(g.state, "C2")["hand"]["hands"]["C1"][0]["cards"] == [{"hidden": True}]
+
+
+def test_a_seat_that_left_declines_the_mort_at_its_turn_and_the_hand_goes_on():
+    g = game(rules=HOUSE)
+    g.start(deck=["7O", "2C", "3C", "4B"])
+    g.do("C1", "leave")  # during betting: default stake, then default actions
+    g.close_betting()  # C1's turn opens on a 7: the Mort is offered to a seat nobody plays
+    assert g.state.hand["hands"]["C1"][0]["mort"] == "declined"
+    assert g.state.hand["turn"] == ["C2", 0]
+    g.play_out()
+    assert g.state.last_hand is not None and g.state.seat("C1") is None  # released after settlement
