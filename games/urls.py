@@ -6,8 +6,15 @@ app_name = "games"
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
-    path("r/<str:code>/", views.room, name="room"),
+    path("lobby/create/", views.create, name="create"),
+    path("lobby/practice/", views.practice, name="practice"),
+    path("join/", views.join, name="join"),
     path("join/<str:token>/", views.invite, name="invite"),
+    path("r/<str:code>/", views.room, name="room"),
+    path("r/<str:code>/hands/", views.room_hands, name="room_hands"),
+    path("r/<str:code>/hands/<int:number>/", views.room_hand, name="room_hand"),
     path("records/", views.records, name="records"),
+    path("records.csv", views.records_csv, name="records_csv"),
     path("hands/<int:pk>/", views.hand, name="hand"),
+    path("rules/<slug:preset>/", views.rules, name="rules"),
 ]

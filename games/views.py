@@ -1,33 +1,154 @@
 """Pages: parse the request, call a service or a selector, render. The live table itself is driven
-by the socket (games/consumers.py); these pages carry no card that the viewer may not see."""
+by the socket (games/consumers.py); these pages carry no card that the viewer may not see: the
+room page holds no cards at all, and a hand's record exists only once the hand is over."""
+
+import time
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
-from games import selectors, services
-from games.models import Hand, Room
+from games import pages, selectors, services
+from games.engine import PRESETS
+from games.forms import JoinForm, PracticeForm, RoomForm, knob_forms
+from games.models import PRESET_CHOICES, Hand, Room
+from wallets.selectors import balances_for
+
+
+def _lobby(request: HttpRequest, *, room_form=None, knobs=None, join_form=None, status: int = 200) -> HttpResponse:
+    preset = request.GET.get("preset") if request.GET.get("preset") in PRESETS else "ten-half"
+    room_form = room_form or RoomForm(initial={"preset": preset})
+    selected = room_form["preset"].value() or "ten-half"
+    knobs = knobs or knob_forms()
+    return render(request, "games/lobby.html", {
+        "balances": balances_for(request.user),
+        "room_form": room_form,
+        "knob_forms": [(slug, name, knobs[slug]) for slug, name in PRESET_CHOICES],
+        "selected_preset": selected,
+        "join_form": join_form or JoinForm(),
+        "my_rooms": pages.my_rooms(request.user),
+        "presets": PRESET_CHOICES,
+    }, status=status)
 
 
 @login_required
+@require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", {})
+    return _lobby(request)
+
+
+@login_required
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    """The create-room form: room settings plus the chosen game's knobs, checked by the engine."""
+    room_form = RoomForm(request.POST)
+    preset = request.POST.get("preset") if request.POST.get("preset") in PRESETS else None
+    # A game's knobs are posted only when its fieldset was shown (the others are disabled); without
+    # them the room takes the preset as it is.
+    shown = preset is not None and request.POST.get(f"{preset}-shown") == "1"
+    knobs = knob_forms(request.POST if shown else None, preset)
+    knob_form = knobs.get(preset) if preset else None
+    if not room_form.is_valid() or (shown and not knob_form.is_valid()):
+        return _lobby(request, room_form=room_form, knobs=knobs, status=400)
+    data = room_form.cleaned_data
+    try:
+        room = services.room_create(
+            host=request.user, preset=data["preset"], overrides=knob_form.overrides if shown else {},
+            currency=data["currency"],
+            kind=data["kind"], buy_in_min=data["buy_in_min"], buy_in_max=data["buy_in_max"],
+            bot_level=data["bot_level"] or "basic",
+        )
+    except services.GameError as e:
+        field = "buy_in_min" if e.code == "bad_buy_in" else None
+        room_form.add_error(field, e.message)
+        return _lobby(request, room_form=room_form, knobs=knobs, status=400)
+    return redirect(room)
+
+
+@login_required
+@require_GET
+def join(request: HttpRequest) -> HttpResponse:
+    """Join with a 4-digit code: the room's page, or the lobby with the error on the code field."""
+    form = JoinForm(request.GET)
+    if form.is_valid():
+        found = selectors.open_room_by_code(form.cleaned_data["code"])
+        if found is not None:
+            return redirect(found)
+        form.add_error("code", _("No open room has this code."))
+    return _lobby(request, join_form=form, status=400)
+
+
+@login_required
+@require_POST
+def practice(request: HttpRequest) -> HttpResponse:
+    """Practice with bots in one click: an AI room (points) of the chosen game; the user then sits."""
+    form = PracticeForm(request.POST)
+    preset = form.cleaned_data["preset"] if form.is_valid() else "ten-half"
+    try:
+        room = services.room_create(host=request.user, preset=preset, kind=Room.Kind.AI)
+    except services.GameError as e:
+        messages.error(request, e.message)
+        return redirect("games:lobby")
+    return redirect(room)
+
+
+def _open_room(code: str) -> Room:
+    found = selectors.open_room_by_code(code) if code.isdigit() and len(code) == 4 else None
+    if found is None:
+        raise Http404(_("No open room has this code."))
+    return found
 
 
 @login_required
 def room(request: HttpRequest, code: str) -> HttpResponse:
     """The table page of an open room, by its 4-digit code. An anonymous visitor is sent to log in
     and back here (login_required keeps the path in ?next=)."""
-    found = selectors.open_room_by_code(code) if code.isdigit() and len(code) == 4 else None
-    if found is None:
-        raise Http404("No open room has this code.")
+    found = _open_room(code)
     try:
         services.room_check_access(room=found, user=request.user)
     except services.GameError as e:
         messages.error(request, e.message)
         return redirect("games:lobby")
-    return render(request, "games/room.html", {"room": found, "info": selectors.room_info(found)})
+    info = selectors.room_info(found)
+    info["invite_absolute"] = request.build_absolute_uri(info["invite_url"])
+    rules = found.rules
+    buy_in_default = min(found.buy_in_max, max(found.buy_in_min, rules["base_stake"] * 50))
+    return render(request, "games/room.html", {
+        "room": found, "info": info, "buy_in_default": buy_in_default,
+        "client": {
+            "code": found.code, "room_id": found.pk, "kind": found.kind, "currency": found.currency,
+            "buy_in_min": found.buy_in_min, "buy_in_max": found.buy_in_max, "buy_in_default": buy_in_default,
+            "user": request.user.pk,
+            "host": found.host_id, "preset": found.preset, "server_now": time.time(),
+            "hands_url": _url("games:room_hands", code=found.code),
+            "hand_url": _url("games:room_hand", code=found.code, number=0).replace("/0/", "/{n}/"),
+            "lobby_url": _url("games:lobby"),
+        },
+        "balances": balances_for(request.user),
+        "hands": pages.room_hands(found, limit=20),
+        **pages.rules_context(found.preset, rules),
+    })
+
+
+def _url(name: str, **kwargs) -> str:
+    return reverse(name, kwargs=kwargs or None)
+
+
+@login_required
+def room_hands(request: HttpRequest, code: str) -> HttpResponse:
+    """The room's finished hands, as the fragment the table's menu shows."""
+    return render(request, "games/_room_hands.html", {"hands": pages.room_hands(_open_room(code))})
+
+
+@login_required
+def room_hand(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """Hand `number` of an open room: its record page (the table links here by hand number)."""
+    found = get_object_or_404(Hand, room=_open_room(code), number=number)
+    return redirect(found)
 
 
 @login_required
@@ -35,15 +156,36 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     """An invite link: the room's page (after logging in, for a visitor without a session)."""
     found = Room.objects.filter(invite_token=token, status=Room.Status.OPEN).first()
     if found is None:
-        raise Http404("This invitation is no longer valid.")
+        raise Http404(_("This invitation is no longer valid."))
     return redirect(found)
+
+
+def _records_query(request: HttpRequest):
+    room_code = request.GET.get("room") or None
+    game = request.GET.get("game") or None
+    if game not in PRESETS:
+        game = None
+    return selectors.hands_for(request.user, room_code=room_code, game=game), room_code, game
 
 
 @login_required
 def records(request: HttpRequest) -> HttpResponse:
-    rows = selectors.hands_for(request.user, room_code=request.GET.get("room") or None,
-                               game=request.GET.get("game") or None)[:200]
-    return render(request, "games/records.html", {"rows": rows})
+    rows, room_code, game = _records_query(request)
+    return render(request, "games/records.html", {
+        "rows": rows.select_related("hand__room")[:200], "count": rows.count(), "totals": pages.records_totals(rows),
+        "room_code": room_code or "", "game": game or "", "csv_query": request.GET.urlencode(),
+        **pages.records_filters(request.user),
+    })
+
+
+@login_required
+def records_csv(request: HttpRequest) -> HttpResponse:
+    rows, _room_code, _game = _records_query(request)
+    base = request.build_absolute_uri("/").rstrip("/")
+    response = HttpResponse(pages.records_csv(rows.select_related("hand__room")[:10_000], base),
+                            content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="halfpoint-hands.csv"'
+    return response
 
 
 @login_required
@@ -53,5 +195,12 @@ def hand(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(Hand.objects.select_related("room"), pk=pk)
     record = selectors.hand_record(found)
     if record is None:
-        raise Http404("This hand is still being played.")
-    return render(request, "games/hand.html", record)
+        raise Http404(_("This hand is still being played."))
+    return render(request, "games/hand.html", pages.hand_page(record))
+
+
+def rules(request: HttpRequest, preset: str) -> HttpResponse:
+    """A game's rules and its preset's settings (linked from the create form)."""
+    if preset not in PRESETS:
+        raise Http404(_("There is no such game."))
+    return render(request, "games/rules.html", pages.rules_context(preset, PRESETS[preset].to_json()))

@@ -80,7 +80,7 @@ def test_adjustment_cannot_leave_a_debt(alice, admin_user):
 
 
 def test_a_moderator_cannot_adjust_even_with_every_wallet_permission(alice, bob):
-    moderators = Group.objects.create(name="Moderators")
+    moderators, _created = Group.objects.get_or_create(name="Moderators")
     moderators.permissions.set(Permission.objects.filter(content_type__app_label="wallets"))
     bob.groups.add(moderators)
     bob.is_staff = True

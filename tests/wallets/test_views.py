@@ -106,7 +106,7 @@ def test_the_adjustment_form_needs_a_reason_and_a_real_player(client, admin_user
 
 def test_a_moderator_cannot_adjust_from_the_admin(client, alice):
     moderator = make_player("mod", is_staff=True)
-    group = Group.objects.create(name="Moderators")
+    group, _created = Group.objects.get_or_create(name="Moderators")
     group.permissions.set(Permission.objects.filter(content_type__app_label="wallets"))
     moderator.groups.add(group)
     client.force_login(moderator)

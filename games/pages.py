@@ -1,0 +1,362 @@
+"""Read-only helpers for the pages (games/views.py): knob labels, the rules of a room as a table,
+a finished hand's events as sentences, the user's rooms and records. Nothing here writes.
+
+The engine's knob help texts are English and the engine imports nothing from Django, so the
+translatable labels and help texts of the knobs live here, keyed by knob name.
+"""
+
+import csv
+import io
+
+from django.db.models import Q, Sum
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.engine import KNOBS, PRESETS
+from games.engine.rules import PAYOUT_CLASSES
+from games.models import PRESET_CHOICES, Hand, HandSeat, Room, Seat
+
+KNOB_BY_NAME = {k["name"]: k for k in KNOBS}
+PRESET_NAMES = dict(PRESET_CHOICES)
+
+# name -> (label, help); help repeats the engine's text so that it can be translated.
+KNOB_TEXT = {
+    "game": (gettext_lazy("Game"), gettext_lazy("Which game the rules are for (fixed by the preset).")),
+    "deck": (gettext_lazy("Deck"), gettext_lazy("The deck: 52 French cards, 54 with jokers, or the 40-card Spanish deck.")),
+    "max_cards": (gettext_lazy("Card limit"), gettext_lazy("Most cards a hand may hold (empty: no limit).")),
+    "base_stake": (gettext_lazy("Base stake"),
+                   gettext_lazy("The room's base stake: the default and minimum stake, and the step of bets.")),
+    "chip_values": (gettext_lazy("Chip buttons"), gettext_lazy("The chip buttons (+N) used to build a bet, e.g. 10, 50, 100.")),
+    "bet_seconds": (gettext_lazy("Seconds to bet"), gettext_lazy("Seconds to bet before the default stake is placed.")),
+    "act_seconds": (gettext_lazy("Seconds to act"), gettext_lazy("Seconds to act before the default action (stand) is taken.")),
+    "bank_seconds": (gettext_lazy("Seconds for bank decisions"),
+                     gettext_lazy("Seconds for a bank decision (open, refill, take) before the default.")),
+    "max_main_seats": (gettext_lazy("Main seats"), gettext_lazy("Main seats including the banker.")),
+    "max_side_bettors": (gettext_lazy("Side-bettor seats"), gettext_lazy("Side-bettor seats.")),
+    "side_bets_enabled": (gettext_lazy("Side bets"), gettext_lazy("Whether side bettors may follow a challenger's hand.")),
+    "banker_policy": (gettext_lazy("How the bank moves"), gettext_lazy(
+        "Kept until given up, passed after a number of hands, or stepped down by a banker who loses over a hand.")),
+    "order_policy": (gettext_lazy("Order"), gettext_lazy("Dice (Ten and a Half) or seat order from the banker's left.")),
+    "payouts": (gettext_lazy("Payouts"), gettext_lazy("Net multiplier paid per winning hand class.")),
+    "bet_multiple": (gettext_lazy("Stakes in steps of the base stake"),
+                     gettext_lazy("Stakes must be a multiple of the base stake.")),
+    "min_bet": (gettext_lazy("Smallest stake"), gettext_lazy("Smallest stake (empty: the base stake).")),
+    "max_bet": (gettext_lazy("Largest stake"), gettext_lazy("Largest stake (empty: the stack).")),
+    "stake_third_of_stack": (gettext_lazy("Stake at most a third of the stack"),
+                             gettext_lazy("A stake may be at most a third of the stack (losses up to x3).")),
+    "fixed_stake": (gettext_lazy("Fixed stake"), gettext_lazy("Challengers do not choose: every stake is the base stake.")),
+    "base_stake_rule": (gettext_lazy("Base stake rule"), gettext_lazy("How a fixed base stake is set each hand (Zhejiang).")),
+    "base_stake_cap": (gettext_lazy("Base stake cap"), gettext_lazy("Upper limit of a computed base stake.")),
+    "first_banker": (gettext_lazy("First banker"), gettext_lazy("Who banks first: the host, the first to sit, or a card draw.")),
+    "host_banks": (gettext_lazy("Host banks first"), gettext_lazy("The host banks first (off: the next player does).")),
+    "bank_open": (gettext_lazy("Opening bank"),
+                  gettext_lazy("The banker chooses the opening bank, or the whole stack is the bank.")),
+    "rotation": (gettext_lazy("Bank direction"), gettext_lazy("Direction the bank moves in.")),
+    "retire_needs_profit": (gettext_lazy("Retiring needs profit"),
+                            gettext_lazy("A banker may retire only once net profit reaches the opening bank.")),
+    "bank_max_hands": (gettext_lazy("Hands per banker"), gettext_lazy("Most consecutive hands one banker holds.")),
+    "bank_min_cover": (gettext_lazy("Smallest bank"),
+                       gettext_lazy("Smallest bank that may bank (empty: 2 x base stake x challengers).")),
+    "take_bank_on_target": (gettext_lazy("Take the bank on the target"),
+                            gettext_lazy("A challenger who makes the target when the bank does not may take the bank.")),
+    "banker_forced_draw": (gettext_lazy("Forced banker"),
+                           gettext_lazy("The banker draws on 15 or less and stands on 16 or more, automatically.")),
+    "banker_stand_on": (gettext_lazy("Forced banker stands on"), gettext_lazy("The forced banker stands from this total.")),
+    "mode": (gettext_lazy("Mode"),
+             gettext_lazy("Classic (5 cards) or extended (9 cards with the six-to-nine-card hands).")),
+    "double_once": (gettext_lazy("Double once"),
+                    gettext_lazy("A challenger may double once per hand, take one card and end the turn.")),
+    "escape_penalty": (gettext_lazy("Escape penalty"),
+                       gettext_lazy("Leaving mid-hand forfeits the stake (a banker pays every stake).")),
+    "challenger_min_stand": (gettext_lazy("Challengers stand from"),
+                             gettext_lazy("Challengers may not stand below this total.")),
+    "jackpot_enabled": (gettext_lazy("Jackpot"), gettext_lazy("The host may seed a jackpot that the first natural collects.")),
+    "house_rules": (gettext_lazy("House rules"), gettext_lazy("Turn on every house rule below that is not set on its own.")),
+    "double_down": (gettext_lazy("Double down"), gettext_lazy("House rule: double holding only the first card.")),
+    "split": (gettext_lazy("Split"), gettext_lazy("House rule: split two opening figures.")),
+    "four_discard": (gettext_lazy("The 4 discard"), gettext_lazy("House rule: an opening 4 is replaced once.")),
+    "secret_pair": (gettext_lazy("Secret pair on a 3"),
+                    gettext_lazy("House rule: an opening 3 becomes two secret cards; stand only.")),
+    "mort": (gettext_lazy("Dead Seven (the Mort)"), gettext_lazy("House rule: the Dead Seven on an opening 7.")),
+}
+assert set(KNOB_TEXT) == set(KNOB_BY_NAME), set(KNOB_TEXT) ^ set(KNOB_BY_NAME)
+
+CHOICE_TEXT = {
+    "french-52": gettext_lazy("52 French cards"), "french-54": gettext_lazy("54 cards with jokers"),
+    "spanish-40": gettext_lazy("40 Spanish cards"),
+    "keep": gettext_lazy("kept until given up"), "max-hands": gettext_lazy("passed after a number of hands"),
+    "step-down": gettext_lazy("a losing banker steps down"),
+    "dice": gettext_lazy("dice"), "seat": gettext_lazy("seat order"),
+    "fixed": gettext_lazy("fixed"), "poorest-share": gettext_lazy("share of the poorest stack"),
+    "banker-sixtieth": gettext_lazy("a sixtieth of the banker's chips"),
+    "host": gettext_lazy("the host"), "first-seated": gettext_lazy("the first to sit"), "draw": gettext_lazy("a card draw"),
+    "choose": gettext_lazy("chosen by the banker"), "whole-stack": gettext_lazy("the whole stack"),
+    "clockwise": gettext_lazy("clockwise"), "counter-clockwise": gettext_lazy("counter-clockwise"),
+    "classic": gettext_lazy("classic"), "extended": gettext_lazy("extended"),
+}
+
+CLASS_TEXT = {
+    "ordinary": gettext_lazy("ordinary"), "bust": gettext_lazy("bust"),
+    "ten-and-a-half": gettext_lazy("ten and a half"), "five-dragons": gettext_lazy("five dragons"),
+    "seven-and-a-half": gettext_lazy("seven and a half"), "natural": gettext_lazy("natural"),
+    "five-small": gettext_lazy("five small"), "five-pictures": gettext_lazy("five pictures"),
+    "heavenly-king": gettext_lazy("heavenly king"), "six-small": gettext_lazy("six small"),
+    "seven-small": gettext_lazy("seven small"), "eight-small": gettext_lazy("eight small"),
+    "nine-small": gettext_lazy("nine small"), "grand-heavenly-king": gettext_lazy("grand heavenly king"),
+    "five-dragon": gettext_lazy("Five Dragon"), "ban-luck": gettext_lazy("Ban-Luck"), "ban-ban": gettext_lazy("Ban-Ban"),
+    "five-card-bust": gettext_lazy("five-card bust"),
+}
+
+# The knobs the lobby's create form shows per game (the rest keep the preset's values).
+MAIN_KNOBS = {
+    "ten-half": ["base_stake", "chip_values", "max_main_seats", "side_bets_enabled", "max_side_bettors", "host_banks",
+                 "retire_needs_profit", "bet_seconds", "act_seconds", "payouts"],
+    "seven-half": ["base_stake", "chip_values", "max_main_seats", "bank_max_hands", "take_bank_on_target",
+                   "house_rules", "jackpot_enabled", "bet_seconds", "act_seconds", "payouts"],
+    "zhejiang-ten-half": ["base_stake_rule", "base_stake", "base_stake_cap", "mode", "max_main_seats", "double_once",
+                          "escape_penalty", "bet_seconds", "act_seconds", "payouts"],
+    "ban-luck": ["base_stake", "min_bet", "max_bet", "chip_values", "max_main_seats", "banker_forced_draw",
+                 "bet_seconds", "act_seconds", "payouts"],
+}
+
+
+def knob_label(name: str) -> str:
+    return str(KNOB_TEXT[name][0])
+
+
+def knob_help(name: str) -> str:
+    return str(KNOB_TEXT[name][1])
+
+
+def class_label(cls_name: str) -> str:
+    return str(CLASS_TEXT.get(cls_name, cls_name))
+
+
+def show_total(total) -> str:
+    """10.5 -> "10½", 0.5 -> "½", 7 -> "7"."""
+    if isinstance(total, float) and total % 1:
+        whole = int(total)
+        return f"{whole}½" if whole else "½"
+    return "" if total is None else str(int(total) if isinstance(total, float) else total)
+
+
+def show_value(value) -> str:
+    """A knob's value for people."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return _("on") if value else _("off")
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, str):
+        return str(CHOICE_TEXT.get(value, value))
+    return str(value)
+
+
+def rules_rows(preset: str, rules: dict) -> list[dict]:
+    """Every knob of the rule set as a row: label, value, the preset's default, whether the room
+    changed it. Payouts become one row per hand class."""
+    base = PRESETS[preset].to_json()
+    rows = []
+    for knob in KNOBS:
+        name = knob["name"]
+        if name == "game":
+            continue
+        if name == "payouts":
+            for cls_name in PAYOUT_CLASSES[rules["game"]]:
+                value, default = rules["payouts"].get(cls_name, 1), base["payouts"].get(cls_name, 1)
+                rows.append({"name": f"payouts.{cls_name}",
+                             "label": _("Payout: %(cls)s") % {"cls": class_label(cls_name)},
+                             "value": f"×{value}", "default": f"×{default}", "changed": value != default,
+                             "help": knob_help(name)})
+            continue
+        value, default = rules.get(name), base.get(name)
+        rows.append({"name": name, "label": knob_label(name), "value": show_value(value), "default": show_value(default),
+                     "changed": value != default, "help": knob_help(name)})
+    return rows
+
+
+def rules_context(preset: str, rules: dict) -> dict:
+    rows = rules_rows(preset, rules)
+    return {"preset": preset, "preset_name": PRESET_NAMES[preset], "rule_rows": rows,
+            "overrides": [r for r in rows if r["changed"]], "rules_template": f"games/rules/{preset}.html"}
+
+
+def my_rooms(user) -> list[dict]:
+    """The open rooms the user sits in or hosts, newest first."""
+    seated = {s.room_id: s for s in Seat.objects.filter(user=user, left_at__isnull=True, room__status=Room.Status.OPEN)}
+    rooms = (Room.objects.filter(status=Room.Status.OPEN).filter(Q(pk__in=list(seated)) | Q(host=user))
+             .select_related("host").order_by("-pk")[:50])
+    return [{"room": r, "seat": seated.get(r.pk), "is_host": r.host_id == user.pk} for r in rooms]
+
+
+def records_filters(user) -> dict:
+    """The choices of the records page's filters: the rooms and games the user has played."""
+    rows = HandSeat.objects.filter(user=user, hand__ended_at__isnull=False)
+    codes = sorted(set(rows.values_list("hand__room__code", flat=True)))
+    games = set(rows.values_list("hand__room__preset", flat=True))
+    return {"codes": codes, "games": [(slug, name) for slug, name in PRESET_CHOICES if slug in games]}
+
+
+def records_totals(rows) -> list[dict]:
+    """Net result per currency of a records query (beans and points never add up together)."""
+    totals = rows.values("hand__room__currency").annotate(net=Sum("delta")).order_by("hand__room__currency")
+    return [{"currency": t["hand__room__currency"], "net": t["net"] or 0} for t in totals]
+
+
+CSV_HEADER = ["hand_id", "room", "game", "hand", "ended_at", "role", "chips", "net", "url"]
+
+
+def records_csv(rows, base_url: str) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_HEADER)
+    for row in rows:
+        hand = row.hand
+        writer.writerow([hand.pk, hand.room.code, hand.room.preset, hand.number,
+                         hand.ended_at.isoformat() if hand.ended_at else "", row.role, hand.room.currency, row.delta,
+                         base_url + hand.get_absolute_url()])
+    return out.getvalue()
+
+
+def room_hands(room: Room, limit: int = 50) -> list[Hand]:
+    """A room's finished hands, newest first (an unfinished hand has no record yet)."""
+    return list(Hand.objects.filter(room=room, ended_at__isnull=False).order_by("-number")[:limit])
+
+
+# --- a finished hand, event by event -------------------------------------------------------------------
+
+OUTCOME_TEXT = {"win": gettext_lazy("win"), "lose": gettext_lazy("lose"), "push": gettext_lazy("push"),
+                "void": gettext_lazy("void")}
+WHY_TEXT = {"bank_empty": gettext_lazy("the bank was empty"), "backed_hand_void": gettext_lazy("the backed hand was void"),
+            "escaped": gettext_lazy("left mid-hand"), "banker_escaped": gettext_lazy("the banker left mid-hand")}
+ACTION_TEXT = {"hit": gettext_lazy("hits"), "stand": gettext_lazy("stands"), "double": gettext_lazy("doubles"),
+               "split": gettext_lazy("splits"), "mort_accept": gettext_lazy("accepts the Mort"),
+               "mort_decline": gettext_lazy("declines the Mort")}
+
+
+def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:
+    """The events of one hand, from its start to its end, as {"type", "text", "cards", "minor"} lines.
+    Cards are codes; the template draws them. Only for a finished hand (every card is public then)."""
+    def n(seat_id) -> str:
+        return names.get(seat_id, seat_id or "?")
+
+    lines = []
+    started = False
+    for e in events:
+        d = e["data"]
+        t = e["type"]
+        if t == "hand_started":
+            started = True
+        if not started:
+            continue
+        text, cards, minor = None, [], False
+        if t == "hand_started":
+            text = _("Hand %(n)s starts: %(banker)s banks %(bank)s, base stake %(base)s.") % {
+                "n": d.get("hand_no"), "banker": n(d.get("banker")), "bank": d.get("bank"), "base": d.get("base_stake")}
+        elif t == "seat_sits_out":
+            text = _("%(name)s sits this hand out.") % {"name": n(d.get("seat"))}
+        elif t in ("bet_confirmed", "bet_defaulted"):
+            text = (_("%(name)s stakes %(amount)s.") if t == "bet_confirmed"
+                    else _("%(name)s stakes %(amount)s by default (time ran out).")) % {
+                "name": n(d.get("seat")), "amount": d.get("amount")}
+        elif t == "bet_changed":
+            text, minor = _("%(name)s's bet: %(amount)s") % {"name": n(d.get("seat")), "amount": d.get("amount")}, True
+        elif t == "side_bet_confirmed":
+            text = _("%(name)s side-bets %(amount)s on %(backs)s.") % {
+                "name": n(d.get("seat")), "amount": d.get("amount"), "backs": n(d.get("backs"))}
+        elif t == "side_bet_skipped":
+            text = _("%(name)s places no side bet.") % {"name": n(d.get("seat"))}
+        elif t == "side_bet_changed":
+            text, minor = _("%(name)s backs %(backs)s.") % {"name": n(d.get("seat")), "backs": n(d.get("backs"))}, True
+        elif t == "dice_rolled":
+            dice = d.get("dice") or []
+            text = _("Dice: %(dice)s = %(total)s.") % {"dice": " + ".join(map(str, dice)), "total": d.get("total")}
+        elif t == "betting_closed":
+            text = _("Betting closed. Order: %(order)s.") % {"order": ", ".join(n(s) for s in d.get("order", []))}
+        elif t == "card_dealt":
+            text = (_("%(name)s receives a card face down.") if d.get("face") == "down"
+                    else _("%(name)s receives a card face up.")) % {"name": n(d.get("seat"))}
+            cards = [d["card"]] if d.get("card") else []
+        elif t == "card_discarded":
+            text = _("%(name)s discards a card.") % {"name": n(d.get("seat"))}
+            cards = [d["card"]] if d.get("card") else []
+        elif t == "turn_started":
+            text, minor = _("%(name)s's turn.") % {"name": n(d.get("seat"))}, True
+        elif t == "action":
+            text = _("%(name)s %(action)s.") % {"name": n(d.get("seat")),
+                                                "action": ACTION_TEXT.get(d.get("action"), d.get("action"))}
+        elif t == "stake_doubled":
+            text = _("%(name)s's stake is now %(stake)s.") % {"name": n(d.get("seat")), "stake": d.get("stake")}
+        elif t == "hand_split":
+            text = _("%(name)s splits into two hands.") % {"name": n(d.get("seat"))}
+        elif t == "shoe_reshuffled":
+            text = _("The discards are shuffled into a new stock (%(n)s cards).") % {"n": d.get("cards")}
+        elif t == "seat_leaving":
+            text = _("%(name)s leaves after this hand.") % {"name": n(d.get("seat"))}
+        elif t == "seat_escaped":
+            text = _("%(name)s escapes mid-hand.") % {"name": n(d.get("seat"))}
+        elif t == "hand_revealed":
+            text = _("Every hand is revealed.")
+        elif t == "bet_settled":
+            who = n(d.get("bettor"))
+            if d.get("kind") == "side":
+                who = _("%(name)s (side bet on %(backs)s)") % {"name": who, "backs": n(d.get("backs"))}
+            paid = d.get("paid", 0)
+            signed = f"+{paid}" if d.get("outcome") == "win" else f"−{paid}" if paid else "0"
+            text = _("%(who)s: %(outcome)s ×%(mult)s, %(amount)s.") % {
+                "who": who, "outcome": OUTCOME_TEXT.get(d.get("outcome"), d.get("outcome")),
+                "mult": d.get("multiplier", 0), "amount": signed}
+        elif t == "hand_settled":
+            text = _("Settled: the bank holds %(bank)s.") % {"bank": d.get("bank")}
+        elif t == "jackpot_won":
+            text = _("%(name)s wins the jackpot.") % {"name": n(d.get("seat"))}
+        elif t == "hand_over":
+            text = _("The hand is over; the seed is revealed.")
+        elif t == "hand_shown":
+            text = _("%(name)s shows the hand.") % {"name": n(d.get("seat"))}
+        else:
+            text, minor = t.replace("_", " "), True
+        lines.append({"type": t, "text": text, "cards": cards, "minor": minor, "seat": d.get("seat")})
+        if t == "hand_over":
+            break
+    return lines
+
+
+def hand_page(record: dict) -> dict:
+    """The context of a hand record page, from selectors.hand_record."""
+    hand, summary = record["hand"], record["summary"]
+    names = {p.seat_id: p.user.public_name for p in record["players"]}
+    over = next((e["data"] for e in record["events"] if e["type"] == "hand_over"), {})
+    summary_hands = summary.get("hands", {})
+    for seat_id in list(summary_hands) + list(summary.get("deltas", {})):
+        names.setdefault(seat_id, seat_id)
+    results = []
+    for r in summary.get("results", []):
+        paid = r.get("paid", 0)
+        results.append({**r, "name": names.get(r["bettor"], r["bettor"]), "backs_name": names.get(r.get("backs"), ""),
+                        "why_text": WHY_TEXT.get(r.get("why", ""), r.get("why", "")),
+                         "outcome_text": OUTCOME_TEXT.get(r["outcome"], r["outcome"]),
+                         "signed": f"+{paid}" if r["outcome"] == "win" and paid else f"−{paid}" if paid else "0"})
+    seats = []
+    for seat_id in summary.get("order", []):
+        for i, h in enumerate(summary_hands.get(seat_id, [])):
+            seats.append({"seat": seat_id, "name": names.get(seat_id, seat_id), "index": i, "cards": h["cards"],
+                          "total": show_total(h.get("total")), "class": h.get("class", ""),
+                          "class_label": class_label(h.get("class", "")), "bust": h.get("bust"),
+                          "stake": h.get("stake"), "banker": seat_id == summary.get("banker"),
+                          "delta": summary.get("deltas", {}).get(seat_id, 0)})
+    verify = {
+        "commitment": hand.commitment, "seed": hand.seed or summary.get("seed", ""),
+        "dealt": over.get("dealt", summary.get("dealt", [])), "deck": over.get("deck") or hand.rules.get("deck"),
+        "source": over.get("source"), "reshuffles": over.get("reshuffles", summary.get("reshuffles", [])),
+        "dice": summary.get("dice"), "stacked": bool(summary.get("stacked")), "game": hand.rules.get("game"),
+    }
+    return {
+        "hand": hand, "room": hand.room, "lines": hand_events(record["events"], names), "results": results,
+        "seats": seats, "deltas": [{"name": names.get(k, k), "delta": v} for k, v in summary.get("deltas", {}).items()],
+        "verify": verify, "players": record["players"], "dice": summary.get("dice"),
+        "order_names": [names.get(s, s) for s in summary.get("order", [])],
+        "room_url": reverse("games:room", kwargs={"code": hand.room.code}) if hand.room.is_open else None,
+    }

@@ -1,0 +1,26 @@
+// The create-room form: show the chosen game's knobs (the others are disabled, so they are not
+// posted), its rules link, and the settings that only make sense for bots or friends.
+const form = document.getElementById("create-form");
+if (form) {
+  const preset = form.querySelector("[name=preset]");
+  const showPreset = () => {
+    for (const fs of form.querySelectorAll("fieldset.knobs")) {
+      const on = fs.dataset.preset === preset.value;
+      fs.hidden = !on;
+      fs.disabled = !on;
+    }
+    for (const a of form.querySelectorAll(".rules-link")) a.hidden = a.dataset.preset !== preset.value;
+  };
+  const showKind = () => {
+    const ai = form.querySelector("[name=kind]:checked")?.value === "ai";
+    for (const input of form.querySelectorAll("[name=currency]")) {
+      if (ai) input.checked = input.value === "points";
+      input.disabled = ai && input.value !== "points";
+    }
+    document.getElementById("bot-level-field").hidden = !ai;
+  };
+  preset.addEventListener("change", showPreset);
+  for (const input of form.querySelectorAll("[name=kind]")) input.addEventListener("change", showKind);
+  showPreset();
+  showKind();
+}

@@ -1,0 +1,758 @@
+// The live table: draws the per-viewer view that the socket sends (docs/protocol.md) and sends the
+// player's commands. Everything shown comes from the last snapshot or update; nothing is guessed.
+import { cardEl, setDeck } from "./cards.js";
+import { TableSocket } from "./socket.js";
+
+const cfg = JSON.parse(document.getElementById("table-config").textContent);
+const $ = (sel, root = document) => root.querySelector(sel);
+const fmt = (s, o) => interpolate(s, o, true);
+
+const S = {
+  version: -1, view: null, room: null, me: null, presence: {}, names: {}, started: false,
+  skew: cfg.server_now - Date.now() / 1000, busy: null, busyUntil: null, inputs: {}, feed: [], unread: 0,
+  actionsKey: "",
+};
+
+// --- small DOM helpers -------------------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "style") node.setAttribute("style", v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+function toast(message, kind = "error") {
+  const box = $("#toast");
+  box.textContent = message;
+  box.className = "toast " + kind;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+// --- what the view says ------------------------------------------------------------------------------
+
+const V = () => S.view;
+const legal = (a) => !!S.view && S.view.legal_actions.includes(a);
+const mySeat = () => S.view && S.view.seats.find((x) => x.id === S.view.you);
+const name = (id) => S.names[id] || gettext("a player who left");
+const rules = () => S.view.rules;
+const house = (knob) => { const r = rules(); return r[knob] === null ? r.house_rules : r[knob]; };
+const isHost = () => { const me = mySeat(); return me ? me.host : (S.room && S.room.host.id === cfg.user); };
+const inHand = () => ["betting", "playing"].includes(V().phase);
+const secondsLeft = () => V() && V().deadline ? Math.max(0, Math.ceil(V().deadline - (Date.now() / 1000 + S.skew))) : null;
+
+function total(ph) {
+  if (ph.total === undefined) return "";
+  const shown = String(ph.total).replace(/\.5$/, "½").replace(/^0½$/, "½");
+  return ph.bust ? fmt(gettext("%(total)s bust"), { total: shown }) : shown;
+}
+
+const CLASS_NAMES = () => ({
+  "ten-and-a-half": gettext("ten and a half"), "five-dragons": gettext("five dragons"),
+  "seven-and-a-half": gettext("seven and a half"), natural: gettext("natural"), "five-small": gettext("five small"),
+  "five-pictures": gettext("five pictures"), "heavenly-king": gettext("heavenly king"), "six-small": gettext("six small"),
+  "seven-small": gettext("seven small"), "eight-small": gettext("eight small"), "nine-small": gettext("nine small"),
+  "grand-heavenly-king": gettext("grand heavenly king"), "five-dragon": gettext("Five Dragon"),
+  "ban-luck": gettext("Ban-Luck"), "ban-ban": gettext("Ban-Ban"), "five-card-bust": gettext("five-card bust"),
+});
+const OUTCOMES = () => ({ win: gettext("win"), lose: gettext("lose"), push: gettext("push"), void: gettext("void") });
+
+// The banker of the hand on show: the bank may have moved on once the hand was settled.
+const handBanker = () => (V().last_hand && V().last_hand.banker) || V().banker;
+const multiplier = (r) => (r.outcome === "win" || r.outcome === "lose" ? ` ×${r.multiplier}` : "");
+
+function signed(r) {
+  if (!r.paid) return "0";
+  return (r.outcome === "win" ? "+" : "−") + r.paid;
+}
+
+// --- the socket --------------------------------------------------------------------------------------
+
+const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+const socket = new TableSocket(`${scheme}//${location.host}/ws/rooms/${cfg.code}/`, { onFrame, onStatus });
+
+function onStatus(status, code) {
+  const banner = $("#conn-banner");
+  if (status === "open") {
+    banner.hidden = true;
+    document.body.classList.remove("offline");
+    return;
+  }
+  document.body.classList.add("offline");
+  banner.hidden = false;
+  if (status === "lost") {
+    banner.textContent = gettext("Connection lost. Reconnecting…");
+    return;
+  }
+  const why = {
+    4401: gettext("You are logged out. Log in again to play."),
+    4403: gettext("You cannot enter this room."),
+    4404: gettext("This room does not exist any more."),
+    4410: gettext("This room is closed."),
+  }[code] || gettext("Disconnected.");
+  banner.textContent = why + " ";
+  banner.append(h("a", { href: cfg.lobby_url, text: gettext("Back to the lobby") }));
+}
+
+function onFrame(f) {
+  switch (f.type) {
+    case "snapshot":
+      S.version = f.version;
+      S.room = f.room;
+      S.me = f.me;
+      S.started = !!f.room.started;
+      S.presence = f.presence || {};
+      setView(f.view);
+      $("#chat-list").textContent = "";
+      for (const m of f.chat || []) addChat(m, false);
+      render();
+      if (f.room.status === "closed") onStatus("closed", 4410);
+      break;
+    case "update":
+      if (f.version <= S.version) return;
+      if (S.version >= 0 && f.version > S.version + 1) socket.send({ type: "snapshot" }); // a gap: resync
+      S.version = f.version;
+      setView(f.view);
+      for (const e of f.events || []) onEvent(e);
+      render();
+      break;
+    case "ack":
+      if (S.busy === f.action_id) S.busyUntil = f.version;
+      if (S.busyUntil !== null && S.version >= S.busyUntil) { clearBusy(); if (S.view) renderActions(); }
+      break;
+    case "error":
+      if (!f.action_id || f.action_id === S.busy) { clearBusy(); if (S.view) renderActions(); }
+      toast(f.message || f.code);
+      break;
+    case "chat":
+      addChat(f.message, true);
+      break;
+    case "chat_hidden": {
+      const li = document.querySelector(`#chat-list li[data-id="${Number(f.id)}"]`);
+      if (li) li.remove();
+      break;
+    }
+    case "notice":
+      toast(f.message || f.code, "info");
+      break;
+    case "reported":
+      toast(gettext("Thank you: the moderators will look at it."), "ok");
+      break;
+    case "presence":
+      S.presence[f.seat] = f.connected;
+      renderFelt();
+      break;
+    case "closed":
+      onStatus("closed", 4410);
+      break;
+  }
+}
+
+function setView(view) {
+  S.view = view;
+  setDeck(view.rules.deck);
+  for (const x of view.seats) S.names[x.id] = x.name;
+  if (S.busyUntil !== null && S.version >= S.busyUntil) clearBusy();
+}
+
+function clearBusy() {
+  S.busy = null;
+  S.busyUntil = null;
+  S.actionsKey = "";
+}
+
+function send(action, args = {}, { busy = true } = {}) {
+  const id = (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`).slice(0, 64);
+  if (!socket.send({ type: "action", action, args, action_id: id })) {
+    toast(gettext("Not connected: wait a moment and try again."));
+    return;
+  }
+  if (busy) {
+    S.busy = id;
+    S.actionsKey = "";
+    renderActions();
+    setTimeout(() => { if (S.busy === id) { clearBusy(); renderActions(); } }, 6000);
+  }
+}
+
+// --- events: the feed of what just happened ------------------------------------------------------------
+
+function onEvent(e) {
+  let line = null;
+  const n = name(e.seat);
+  switch (e.type) {
+    case "hand_started": S.started = true; line = fmt(gettext("Hand %(n)s starts."), { n: e.hand_no }); break;
+    case "bet_confirmed": line = fmt(gettext("%(name)s bets %(amount)s."), { name: n, amount: e.amount }); break;
+    case "bet_defaulted": line = fmt(gettext("%(name)s bets %(amount)s by default."), { name: n, amount: e.amount }); break;
+    case "side_bet_confirmed": line = fmt(gettext("%(name)s side-bets %(amount)s on %(backs)s."), { name: n, amount: e.amount, backs: name(e.backs) }); break;
+    case "dice_rolled": line = fmt(gettext("Dice: %(a)s + %(b)s = %(total)s."), { a: e.dice[0], b: e.dice[1], total: e.total }); break;
+    case "action": line = fmt(gettext("%(name)s: %(action)s."), { name: n, action: actionLabel(e.action) }); break;
+    case "bank_opened": line = fmt(gettext("%(name)s opens the bank with %(amount)s."), { name: n, amount: e.amount }); break;
+    case "bank_offered": line = fmt(gettext("The bank is offered to %(name)s."), { name: n }); break;
+    case "bank_closed": line = fmt(gettext("%(name)s's bank closes."), { name: n }); break;
+    case "bank_refilled": line = fmt(gettext("%(name)s refills the bank with %(amount)s."), { name: n, amount: e.amount }); break;
+    case "seat_joined": line = fmt(gettext("%(name)s sits down."), { name: e.name }); break;
+    case "seat_left": line = fmt(gettext("%(name)s leaves."), { name: n }); break;
+    case "hand_over":
+      line = fmt(gettext("Hand %(n)s is over."), { n: e.hand_no });
+      if (!$("#menu").hidden) loadHands();
+      break;
+  }
+  if (!line) return;
+  S.feed.unshift(line);
+  S.feed.length = Math.min(S.feed.length, 6);
+}
+
+function actionLabel(a) {
+  return {
+    hit: gettext("hit"), stand: gettext("stand"), double: gettext("double"), split: gettext("split"),
+    mort_accept: gettext("accept the Mort"), mort_decline: gettext("decline the Mort"),
+  }[a] || a;
+}
+
+// --- drawing -----------------------------------------------------------------------------------------
+
+function render() {
+  if (!S.view) return;
+  renderCenter();
+  renderFelt();
+  renderSide();
+  renderActions();
+  renderResults();
+  renderHost();
+  const feed = $("#feed");
+  feed.textContent = "";
+  for (const line of S.feed) feed.append(h("li", { text: line }));
+}
+
+const PHASES = () => ({
+  waiting: gettext("Waiting"), betting: gettext("Betting"), playing: gettext("Playing"),
+  between_hands: gettext("Between hands"), bank_decision: gettext("Bank decision"),
+});
+
+function statusLine() {
+  const v = V();
+  const you = v.you;
+  const waitingFor = v.deadline_for || [];
+  if (v.phase === "betting") {
+    if (waitingFor.includes(you)) return [gettext("Place your bet"), true];
+    return [fmt(gettext("Waiting for bets: %(names)s"), { names: waitingFor.map(name).join(", ") }), false];
+  }
+  if (v.phase === "playing" && v.hand && v.hand.turn) {
+    if (v.hand.turn.seat === you) return [gettext("Your turn"), true];
+    return [fmt(gettext("%(name)s's turn"), { name: name(v.hand.turn.seat) }), false];
+  }
+  if (v.phase === "bank_decision" && v.pending) {
+    if (v.pending.seat === you) {
+      return [{
+        open: gettext("The bank is offered to you"), take: gettext("You may take the bank"),
+        refill: gettext("The bank is empty: refill it or pass it"),
+      }[v.pending.kind], true];
+    }
+    return [fmt(gettext("%(name)s decides on the bank"), { name: name(v.pending.seat) }), false];
+  }
+  if (v.phase === "waiting" && !v.banker && legal("open_bank")) return [gettext("Nobody holds the bank: open it"), true];
+  if (v.phase === "between_hands" && v.hand && v.hand.over) {
+    return [S.started ? gettext("Hand over. The next hand starts soon.") : gettext("Hand over."), false];
+  }
+  if (!mySeat()) return [gettext("Take a free seat to play."), false];
+  if (!S.started) {
+    if (isHost()) return [gettext("Press Start when everyone is seated."), true];
+    return [gettext("Waiting for the host to start."), false];
+  }
+  return [gettext("Waiting for players."), false];
+}
+
+function die(value) {
+  const pips = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] }[value] || [];
+  const node = h("span", { class: "die", role: "img", "aria-label": fmt(gettext("die showing %(n)s"), { n: value }) });
+  for (let i = 0; i < 9; i++) node.append(h("i", { class: pips.includes(i) ? "on" : "" }));
+  return node;
+}
+
+function renderCenter() {
+  const v = V();
+  const c = $("#center");
+  c.textContent = "";
+  const phase = PHASES()[v.phase] || v.phase;
+  c.append(h("div", { class: "phase", id: "phase", "data-phase": v.phase },
+    v.hand_no ? fmt(gettext("Hand %(n)s · %(phase)s"), { n: v.hand_no, phase }) : phase));
+  const [line, mine] = statusLine();
+  const status = h("div", { class: "status" + (mine ? " mine" : ""), id: "status" }, line);
+  if (v.deadline) status.append(" ", h("span", { class: "countdown", "data-countdown": "1", id: "countdown" }));
+  c.append(status);
+  if (v.banker) {
+    c.append(h("div", { class: "bank-line", id: "bank-line" },
+      fmt(gettext("Bank: %(bank)s (%(name)s)"), { bank: v.bank, name: name(v.banker) })));
+  }
+  const hand = v.hand;
+  if (hand && hand.dice) {
+    c.append(h("div", { class: "dice", id: "dice", "data-total": hand.dice[0] + hand.dice[1] },
+      die(hand.dice[0]), die(hand.dice[1]), h("span", { text: "= " + (hand.dice[0] + hand.dice[1]) })));
+  }
+  if (hand && hand.order && hand.order.length) {
+    const order = h("ol", { class: "order", id: "order", "aria-label": gettext("Order of play") });
+    for (const id of hand.order) {
+      const current = hand.turn && hand.turn.seat === id;
+      order.append(h("li", { class: current ? "current" : "", "data-seat": id }, name(id)));
+    }
+    c.append(order);
+  }
+  if (v.shoe) {
+    c.append(h("div", { class: "muted small" },
+      fmt(gettext("Shoe: %(stock)s cards, %(discards)s discarded"), v.shoe)));
+  }
+  if (v.jackpot) c.append(h("div", { class: "jackpot" }, fmt(gettext("Jackpot: %(n)s"), { n: v.jackpot })));
+  tick();
+}
+
+function seatResult(id) {
+  const hand = V().hand;
+  if (!hand || !hand.results) return [];
+  return hand.results.filter((r) => r.bettor === id && r.kind === "main");
+}
+
+function renderHands(id) {
+  const hand = V().hand;
+  const box = h("div", { class: "hands" });
+  if (!hand || !hand.hands || !hand.hands[id]) return box;
+  hand.hands[id].forEach((ph, i) => {
+    const active = hand.turn && hand.turn.seat === id && hand.turn.hand === i;
+    const cards = h("div", { class: "cards" }, ph.cards.map(cardEl));
+    const info = [];
+    if (ph.total !== undefined) info.push(total(ph));
+    if (ph.class && ph.class !== "ordinary" && ph.class !== "bust") info.push(CLASS_NAMES()[ph.class] || ph.class);
+    if (ph.doubled) info.push(gettext("doubled"));
+    if (ph.mort === "offered") info.push(gettext("Mort offered"));
+    box.append(h("div", { class: "hand" + (active ? " active" : ""), "data-hand": i }, cards,
+      info.length ? h("div", { class: "hand-info", text: info.join(" · ") }) : null));
+  });
+  return box;
+}
+
+function seatNode(seat, pos) {
+  const v = V();
+  const hand = v.hand;
+  const me = seat.id === v.you;
+  const connected = seat.bot || S.presence[seat.id] !== false;
+  const cls = ["seat", me && "me", seat.banker && "banker", hand && hand.turn && hand.turn.seat === seat.id && "turn",
+    (v.deadline_for || []).includes(seat.id) && "waiting", !connected && "offline", seat.away && "away"]
+    .filter(Boolean).join(" ");
+  const badges = h("span", { class: "badges" });
+  if (seat.banker) badges.append(h("span", { class: "badge bank", text: gettext("bank") }));
+  if (seat.host) badges.append(h("span", { class: "badge", text: gettext("host") }));
+  if (seat.bot) badges.append(h("span", { class: "badge", text: gettext("bot") }));
+  if (seat.away) badges.append(h("span", { class: "badge warn", text: gettext("away") }));
+  if (seat.leaving) badges.append(h("span", { class: "badge warn", text: gettext("leaving") }));
+  const presence = h("span", {
+    class: "dot " + (connected ? "on" : "off"),
+    title: connected ? gettext("connected") : gettext("not connected"),
+    "aria-label": connected ? gettext("connected") : gettext("not connected"),
+  });
+  const node = h("div", { class: cls, "data-seat": seat.id, "data-pos": pos },
+    h("div", { class: "seat-head" }, presence, h("span", { class: "name", text: seat.name }),
+      me ? h("span", { class: "you", text: gettext("(you)") }) : null, badges),
+    h("div", { class: "seat-chips" },
+      h("span", { class: "stack", text: fmt(gettext("Stack %(n)s"), { n: seat.stack }) }),
+      seat.banker ? h("span", { class: "bank", text: fmt(gettext("Bank %(n)s"), { n: v.bank }) }) : null));
+  if (hand && hand.bets && hand.bets[seat.id]) {
+    const bet = hand.bets[seat.id];
+    const text = bet.confirmed ? fmt(gettext("Bet %(n)s ✓"), { n: bet.amount })
+      : fmt(gettext("Bet %(n)s …"), { n: bet.amount });
+    node.append(h("div", { class: "seat-bet" + (bet.confirmed ? " locked" : ""), text }));
+  }
+  if (hand && hand.sitting_out && hand.sitting_out.includes(seat.id)) {
+    node.append(h("div", { class: "muted small", text: gettext("sits this hand out") }));
+  }
+  node.append(renderHands(seat.id));
+  for (const r of seatResult(seat.id)) {
+    node.append(h("div", { class: "seat-result " + r.outcome, "data-outcome": r.outcome },
+      `${OUTCOMES()[r.outcome]}${multiplier(r)} ${signed(r)}`));
+  }
+  if (hand && hand.over && seat.id === handBanker() && hand.deltas && hand.deltas[seat.id] !== undefined) {
+    const d = hand.deltas[seat.id];
+    node.append(h("div", { class: "seat-result " + (d > 0 ? "win" : d < 0 ? "lose" : "push") },
+      fmt(gettext("Bank %(d)s"), { d: (d > 0 ? "+" : d < 0 ? "−" : "") + Math.abs(d) })));
+  }
+  if ((v.deadline_for || []).includes(seat.id)) node.append(h("div", { class: "seat-timer", "data-countdown": "1" }));
+  if (isHost() && !me && !(cfg.kind === "ai" && seat.bot) && !seat.leaving) {
+    node.append(h("button", {
+      class: "link kick", type: "button", "data-kick": seat.id,
+      onclick: () => { if (confirm(fmt(gettext("Remove %(name)s from the room?"), { name: seat.name }))) send("kick", { seat: seat.id }, { busy: false }); },
+    }, gettext("Remove")));
+  }
+  return node;
+}
+
+function renderFelt() {
+  const v = V();
+  if (!v) return;
+  const felt = $("#seats");
+  felt.textContent = "";
+  const n = rules().max_main_seats;
+  const mine = mySeat();
+  const myPos = mine && mine.role === "main" ? mine.position : 0;
+  const mains = {};
+  for (const x of v.seats) if (x.role === "main") mains[x.position] = x;
+  felt.dataset.count = n;
+  for (let pos = 0; pos < n; pos++) {
+    const k = (pos - myPos + n) % n;
+    // Around the oval, the player's own seat at the bottom; each seat is anchored by its outer edge
+    // (translate by -50% - 50% x cos/sin), so it hugs the rim and grows towards the middle.
+    const angle = (90 + (k * 360) / n) * (Math.PI / 180);
+    const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
+    const style = `--x:${(50 + 46 * cos).toFixed(1)}%;--y:${(50 + 45 * sin).toFixed(1)}%;`
+      + `--tx:${(-50 - 50 * cos).toFixed(0)}%;--ty:${(-50 - 50 * sin).toFixed(0)}%;order:${k === 0 ? n : k}`;
+    const seat = mains[pos];
+    let node;
+    if (seat) {
+      node = seatNode(seat, pos);
+    } else {
+      node = h("div", { class: "seat empty", "data-pos": pos },
+        mine ? h("span", { class: "muted", text: gettext("Empty seat") })
+          : h("button", { type: "button", class: "sit", "data-sit": pos, onclick: () => openSit("main", pos) }, gettext("Sit here")));
+    }
+    node.setAttribute("style", style);
+    felt.append(node);
+  }
+}
+
+function renderSide() {
+  const v = V();
+  const box = $("#side-seats");
+  box.textContent = "";
+  const sides = v.seats.filter((x) => x.role === "side");
+  const r = rules();
+  const canSit = !mySeat() && r.side_bets_enabled && cfg.kind !== "ai" && sides.length < r.max_side_bettors;
+  if (!sides.length && !canSit) { box.hidden = true; return; }
+  box.hidden = false;
+  box.append(h("h3", { text: gettext("Side bettors") }));
+  const list = h("ul", { class: "side-list" });
+  const bets = (v.hand && v.hand.side_bets) || [];
+  for (const x of sides) {
+    const bet = bets.find((b) => b.seat === x.id);
+    const result = v.hand && v.hand.results ? v.hand.results.find((r) => r.bettor === x.id && r.kind === "side") : null;
+    const connected = S.presence[x.id] !== false;
+    list.append(h("li", { class: x.id === v.you ? "me" : "", "data-seat": x.id },
+      h("span", { class: "dot " + (connected ? "on" : "off") }), " ", h("strong", { text: x.name }), " ",
+      h("span", { class: "muted", text: fmt(gettext("stack %(n)s"), { n: x.stack }) }),
+      bet && bet.backs ? h("span", { text: " · " + fmt(bet.confirmed ? gettext("%(amount)s on %(name)s ✓") : gettext("%(amount)s on %(name)s …"), { amount: bet.amount, name: name(bet.backs) }) }) : null,
+      result ? h("span", { class: "seat-result " + result.outcome, text: ` ${OUTCOMES()[result.outcome]}${multiplier(result)} ${signed(result)}` }) : null));
+  }
+  box.append(list);
+  if (canSit) {
+    box.append(h("button", { type: "button", class: "secondary", id: "sit-side", onclick: () => openSit("side", null) },
+      gettext("Sit as a side bettor")));
+  }
+}
+
+function amountInput(key, value, label) {
+  const current = S.inputs[key] ?? value;
+  const input = h("input", {
+    type: "number", min: 1, step: 1, value: current, id: "amount-" + key, "aria-label": label, class: "amount",
+    oninput: (e) => { S.inputs[key] = e.target.value; },
+  });
+  return input;
+}
+
+function readAmount(key) {
+  const value = parseInt($("#amount-" + key).value, 10);
+  if (!Number.isFinite(value) || value <= 0) {
+    toast(gettext("Enter a whole number above zero."));
+    return null;
+  }
+  return value;
+}
+
+function button(action, label, { args, cls = "", key, onclick, busy = true, id } = {}) {
+  const ok = legal(action) && !(busy && S.busy);
+  return h("button", {
+    type: "button", id: id || "act-" + action, class: cls, disabled: !ok, "data-action": action,
+    "aria-keyshortcuts": key || false, onclick: onclick || (() => send(action, args || {}, { busy })),
+  }, label, key ? h("kbd", { text: key }) : null);
+}
+
+function renderActions() {
+  const v = V();
+  const me = mySeat();
+  const hand = v.hand;
+  // Redraw only when something that changes the controls changed (keeps focus and typed amounts).
+  const key = JSON.stringify([v.legal_actions, v.phase, S.busy, me && me.stack, me && me.away, v.pending,
+    hand && hand.bets && hand.bets[v.you], hand && hand.side_bets && hand.side_bets.find((b) => b.seat === v.you),
+    hand && hand.bets && Object.keys(hand.bets), isHost(), S.started]);
+  if (key === S.actionsKey) return;
+  S.actionsKey = key;
+  const box = $("#actions");
+  box.textContent = "";
+  box.classList.toggle("needed", ["hit", "stand", "confirm", "open_bank", "take_bank", "refill", "no_bet"].some(legal));
+  if (!me) {
+    box.append(h("p", { class: "muted", text: gettext("You are watching. Take a free seat to play.") }));
+    return;
+  }
+  const r = rules();
+  const chips = () => h("div", { class: "chips" }, r.chip_values.map((amount) =>
+    button("chip", "+" + amount, { args: { amount }, cls: "chip", busy: false, id: "act-chip-" + amount })));
+  if (v.phase === "betting" && hand && hand.bets && hand.bets[v.you]) {
+    const bet = hand.bets[v.you];
+    const row = h("div", { class: "bet-builder" },
+      h("div", { class: "bet-amount" }, gettext("Your bet: "), h("strong", { id: "my-bet", text: bet.amount }),
+        h("span", { class: "muted", text: " " + fmt(gettext("(base stake %(n)s)"), { n: hand.base_stake }) })));
+    if (legal("chip")) {
+      row.append(chips(), h("div", { class: "row" },
+        button("reset", gettext("Reset"), { cls: "secondary", busy: false }),
+        button("confirm", gettext("Confirm"), { cls: "primary", key: "Enter" })));
+    } else if (!bet.confirmed) {
+      row.append(h("p", { class: "muted", text: gettext("Every stake is the base stake in this game.") }));
+    }
+    box.append(row);
+  }
+  if (v.phase === "betting" && legal("back")) {
+    const mine = (hand.side_bets || []).find((b) => b.seat === v.you) || {};
+    const backs = h("div", { class: "row backs" }, h("span", { text: gettext("Back:") }));
+    for (const id of Object.keys(hand.bets)) {
+      backs.append(h("button", {
+        type: "button", class: "secondary" + (mine.backs === id ? " selected" : ""), "aria-pressed": mine.backs === id ? "true" : "false",
+        "data-back": id, onclick: () => send("back", { seat: id }, { busy: false }),
+      }, name(id)));
+    }
+    box.append(h("div", { class: "bet-builder" },
+      h("div", { class: "bet-amount" }, gettext("Your side bet: "), h("strong", { id: "my-bet", text: mine.amount || 0 })),
+      backs, chips(), h("div", { class: "row" },
+        button("reset", gettext("Reset"), { cls: "secondary", busy: false }),
+        button("confirm", gettext("Confirm"), { cls: "primary", key: "Enter" }),
+        button("no_bet", gettext("No bet"), { cls: "secondary" }))));
+  }
+  if (v.phase === "playing" && hand && hand.hands && hand.hands[v.you]) {
+    const play = h("div", { class: "row play" },
+      button("hit", gettext("Hit"), { cls: "primary", key: "H" }),
+      button("stand", gettext("Stand"), { key: "S" }));
+    if (r.double_once || house("double_down")) play.append(button("double", gettext("Double")));
+    if (house("split")) play.append(button("split", gettext("Split")));
+    if (house("mort") || legal("mort_accept")) {
+      play.append(button("mort_accept", gettext("Accept the Mort")), button("mort_decline", gettext("Decline the Mort")));
+    }
+    box.append(play);
+  }
+  const bankRow = h("div", { class: "row bank-actions" });
+  if (legal("open_bank")) {
+    if (r.bank_open === "choose") {
+      bankRow.append(h("label", { for: "amount-bank", text: gettext("Opening bank") }),
+        amountInput("bank", Math.min(me.stack, Math.max(r.base_stake * 30, Math.floor(me.stack / 2))), gettext("Opening bank")),
+        button("open_bank", gettext("Open the bank"), { cls: "primary", onclick: () => { const a = readAmount("bank"); if (a) send("open_bank", { amount: a }); } }));
+    } else {
+      bankRow.append(button("open_bank", gettext("Open the bank with my stack"), { cls: "primary" }));
+    }
+  }
+  if (legal("take_bank")) bankRow.append(button("take_bank", gettext("Take the bank"), { cls: "primary" }));
+  if (legal("decline_bank")) bankRow.append(button("decline_bank", gettext("Decline"), { cls: "secondary" }));
+  if (legal("refill")) {
+    bankRow.append(amountInput("refill", Math.min(me.stack, v.bank_opening || me.stack), gettext("Refill amount")),
+      button("refill", gettext("Refill the bank"), { cls: "primary", onclick: () => { const a = readAmount("refill"); if (a) send("refill", { amount: a }); } }));
+  }
+  if (legal("pass_bank")) bankRow.append(button("pass_bank", gettext("Pass the bank"), { cls: "secondary" }));
+  if (legal("retire")) bankRow.append(button("retire", gettext("Retire from the bank"), { cls: "secondary" }));
+  if (bankRow.childNodes.length) box.append(bankRow);
+  const more = h("div", { class: "row more" });
+  if (legal("seed_jackpot")) {
+    more.append(amountInput("jackpot", r.base_stake * 10, gettext("Jackpot amount")),
+      button("seed_jackpot", gettext("Seed the jackpot"), { cls: "secondary", onclick: () => { const a = readAmount("jackpot"); if (a) send("seed_jackpot", { amount: a }); } }));
+  }
+  if (me.away) {
+    more.append(h("button", { type: "button", id: "act-im_back", class: "primary", onclick: () => send("im_back") }, gettext("I'm back")));
+  }
+  if (legal("top_up")) {
+    more.append(amountInput("topup", r.base_stake * 10, gettext("Top-up amount")),
+      button("top_up", gettext("Top up"), { cls: "secondary", busy: false, onclick: () => { const a = readAmount("topup"); if (a) send("top_up", { amount: a }, { busy: false }); } }));
+  }
+  if (legal("leave")) {
+    more.append(button("leave", gettext("Leave the table"), {
+      cls: "secondary", onclick: () => {
+        const msg = inHand() ? gettext("Leave? You finish this hand by default actions, then your chips go back to your balance.")
+          : gettext("Leave the table? Your chips go back to your balance.");
+        if (confirm(msg)) send("leave");
+      },
+    }));
+  }
+  if (more.childNodes.length) box.append(more);
+}
+
+function renderResults() {
+  const v = V();
+  const box = $("#results");
+  const hand = v.hand;
+  box.textContent = "";
+  if (!hand || !hand.over) { box.hidden = true; return; }
+  box.hidden = false;
+  box.append(h("h3", { text: fmt(gettext("Hand %(n)s: results"), { n: hand.no }) }));
+  const rows = hand.results.map((r) => {
+    const who = r.kind === "side" ? fmt(gettext("%(name)s on %(backs)s"), { name: name(r.bettor), backs: name(r.backs) })
+      : name(r.bettor) + (hand.hands[r.bettor] && hand.hands[r.bettor].length > 1 ? ` #${r.hand + 1}` : "");
+    return h("tr", { class: r.outcome, "data-bettor": r.bettor, "data-outcome": r.outcome },
+      h("td", { text: who }), h("td", { text: r.stake }), h("td", { text: OUTCOMES()[r.outcome] }),
+      h("td", { text: multiplier(r).trim() }), h("td", { class: "amount", text: signed(r) }));
+  });
+  const banker = handBanker();
+  const bankDelta = hand.deltas && banker in hand.deltas ? hand.deltas[banker] : null;
+  if (bankDelta !== null) {
+    rows.push(h("tr", { class: "banker-row" }, h("td", { text: fmt(gettext("%(name)s (bank)"), { name: name(banker) }) }),
+      h("td"), h("td"), h("td"), h("td", { class: "amount", text: (bankDelta > 0 ? "+" : bankDelta < 0 ? "−" : "") + Math.abs(bankDelta) })));
+  }
+  box.append(h("table", { class: "results-table", id: "results-table" },
+    h("thead", {}, h("tr", {}, [gettext("Player"), gettext("Stake"), gettext("Result"), gettext("×"), gettext("Amount")].map((t) => h("th", { text: t })))),
+    h("tbody", {}, rows)));
+  box.append(h("p", {}, h("a", { href: cfg.hand_url.replace("{n}", hand.no), id: "hand-record-link" },
+    gettext("The hand's record and shuffle check"))));
+}
+
+function renderHost() {
+  const box = $("#host-controls");
+  box.textContent = "";
+  if (!isHost()) { box.hidden = true; return; }
+  box.hidden = false;
+  const v = V();
+  if (["waiting", "between_hands"].includes(v.phase) && !v.pending) {
+    box.append(h("button", {
+      type: "button", id: "host-start", class: "primary",
+      onclick: () => send("start", {}, { busy: false }),
+    }, S.started ? gettext("Deal the next hand now") : gettext("Start")));
+  }
+  box.append(h("button", {
+    type: "button", id: "host-close", class: "secondary",
+    onclick: () => { if (confirm(gettext("Close the room? The hand is finished by default actions and every stack goes home."))) send("close", {}, { busy: false }); },
+  }, gettext("Close the room")));
+}
+
+// --- the countdown -----------------------------------------------------------------------------------
+
+function tick() {
+  const left = secondsLeft();
+  for (const node of document.querySelectorAll("[data-countdown]")) {
+    node.textContent = left === null ? "" : fmt(gettext("%(s)s s"), { s: left });
+    node.classList.toggle("urgent", left !== null && left <= 5);
+  }
+}
+setInterval(tick, 250);
+
+// --- sitting down ------------------------------------------------------------------------------------
+
+function openSit(role, position) {
+  const dialog = $("#sit-dialog");
+  $("#sit-role").value = role;
+  $("#sit-position").value = position === null ? "" : position;
+  $("#sit-title").textContent = role === "side" ? gettext("Sit as a side bettor") : gettext("Take this seat");
+  const buyIn = $("#sit-buy-in");
+  if (!buyIn.value) buyIn.value = cfg.buy_in_default;
+  dialog.showModal();
+  buyIn.focus();
+}
+
+$("#sit-form").addEventListener("submit", (e) => {
+  if (e.submitter && e.submitter.value === "cancel") return;
+  const buyIn = parseInt($("#sit-buy-in").value, 10);
+  if (!Number.isFinite(buyIn)) { e.preventDefault(); return; }
+  const args = { role: $("#sit-role").value, buy_in: buyIn };
+  if ($("#sit-position").value !== "") args.position = parseInt($("#sit-position").value, 10);
+  send("sit", args, { busy: false });
+});
+
+// --- keyboard: H hit, S stand, Enter confirm ---------------------------------------------------------
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  const tag = (e.target.tagName || "").toLowerCase();
+  if (["input", "textarea", "select"].includes(tag) || document.querySelector("dialog[open]")) return;
+  const target = { h: "#act-hit", s: "#act-stand" }[e.key.toLowerCase()] || (e.key === "Enter" && tag !== "button" && tag !== "a" ? "#act-confirm" : null);
+  const btn = target && $(target);
+  if (btn && !btn.disabled) {
+    e.preventDefault();
+    btn.click();
+  }
+});
+
+// --- the menu: rules, this room's hands, chat --------------------------------------------------------
+
+function openMenu(tab) {
+  const menu = $("#menu");
+  menu.hidden = false;
+  $("#menu-button").setAttribute("aria-expanded", "true");
+  showTab(tab || menu.dataset.tab || "rules");
+}
+
+function showTab(tab) {
+  $("#menu").dataset.tab = tab;
+  for (const b of document.querySelectorAll("#menu [role=tab]")) b.setAttribute("aria-selected", b.dataset.tab === tab ? "true" : "false");
+  for (const p of document.querySelectorAll("#menu [role=tabpanel]")) p.hidden = p.dataset.tab !== tab;
+  if (tab === "hands") loadHands();
+  if (tab === "chat") { S.unread = 0; showUnread(); $("#chat-input").focus(); }
+}
+
+async function loadHands() {
+  try {
+    const response = await fetch(cfg.hands_url, { credentials: "same-origin" });
+    if (response.ok) $("#hands-panel").innerHTML = await response.text(); // our own server-rendered fragment
+  } catch {
+    /* offline: keep the list we have */
+  }
+}
+
+$("#menu-button").addEventListener("click", () => {
+  if ($("#menu").hidden) openMenu();
+  else { $("#menu").hidden = true; $("#menu-button").setAttribute("aria-expanded", "false"); }
+});
+$("#menu-close").addEventListener("click", () => { $("#menu").hidden = true; $("#menu-button").setAttribute("aria-expanded", "false"); });
+for (const b of document.querySelectorAll("#menu [role=tab]")) b.addEventListener("click", () => showTab(b.dataset.tab));
+
+function addChat(m, live) {
+  const list = $("#chat-list");
+  const report = m.user === cfg.user ? null : h("button", {
+    type: "button", class: "link-dark report", title: gettext("Report this message"),
+    "aria-label": gettext("Report this message"),
+    onclick: () => {
+      const reason = prompt(gettext("Why are you reporting this message?"));
+      if (reason && reason.trim()) socket.send({ type: "report", message: m.id, reason: reason.trim() });
+    },
+  }, "⚑");
+  list.append(h("li", { "data-id": m.id }, h("strong", { text: m.name + ": " }), h("span", { text: m.text }), report));
+  list.scrollTop = list.scrollHeight;
+  if (live && ($("#menu").hidden || $("#menu").dataset.tab !== "chat")) { S.unread += 1; showUnread(); }
+}
+
+function showUnread() {
+  const badge = $("#chat-unread");
+  badge.hidden = !S.unread;
+  badge.textContent = S.unread;
+}
+
+$("#chat-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("#chat-input");
+  const text = input.value.trim();
+  if (!text) return;
+  if (socket.send({ type: "chat", text })) input.value = "";
+  else toast(gettext("Not connected: wait a moment and try again."));
+});
+
+// --- the invite link ---------------------------------------------------------------------------------
+
+$("#copy-invite").addEventListener("click", async () => {
+  const input = $("#invite-url");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  toast(gettext("Invite link copied."), "ok");
+});
+
+window.halfpoint = { state: S, socket }; // for the end-to-end tests and for debugging
+socket.connect();

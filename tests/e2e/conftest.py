@@ -1,0 +1,239 @@
+"""End-to-end tests: Debian's Chromium driven by Playwright for Python, against a real daphne.
+
+The daphne child runs Celery tasks inline (CELERY_TASK_ALWAYS_EAGER) so bots and the first hand of a
+room happen in the web process at once; GAMES_NEXT_HAND_SECONDS is long so a finished hand stays on
+the table for the test to read (the host's "Deal the next hand now" starts the next one). Deadlines
+only expire when something wakes the table, which no test here waits for.
+
+Every page a test opens is watched: a request to any other host than the test server fails the test.
+Screenshots go to test-artifacts/ (git-ignored).
+"""
+
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.servers import daphne, free_port
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PASSWORD = "a-long-table-password-1"
+TIMEOUT_MS = 15_000
+
+SERVER_ENV = {
+    "CELERY_TASK_ALWAYS_EAGER": "1",
+    "GAMES_BOT_SECONDS": "0",  # eager: a bot's move is due at once, or nothing would ever wake it
+    "GAMES_NEXT_HAND_SECONDS": "3600",
+    "WELCOME_BEANS": "10000",
+    "DJANGO_ALLOW_ASYNC_UNSAFE": "",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    if shutil.which("chromium") or os.path.exists(CHROMIUM):
+        return
+    skip = pytest.mark.skip(reason="needs Debian's chromium: `make browser` installs it")
+    for item in items:
+        if "e2e" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.e2e_failed = report.failed
+    return report
+
+
+@pytest.fixture(autouse=True)
+def _sync_db_beside_playwright(monkeypatch):
+    # Playwright's sync API keeps an event loop running in this thread, and Django refuses database
+    # calls from a thread with a running loop. The test's own queries and the database flush after
+    # the test are plain sync code, so allow them (the daphne child gets the check back: SERVER_ENV).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def browser(transactional_db):
+    # One Playwright per test, stopped before the database is flushed: its event loop must not
+    # outlive the e2e tests (the rest of the suite checks for running loops).
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def _artifact_name(request) -> str:
+    return re.sub(r"[^\w-]+", "_", request.node.name)[:80]
+
+
+@pytest.fixture
+def server(transactional_db):
+    """The base URL of a daphne serving the test database."""
+    with daphne(**SERVER_ENV) as base:
+        yield base
+
+
+@pytest.fixture
+def server_control(transactional_db):
+    """Stop and start a daphne on a fixed port by hand (the reconnect test)."""
+
+    class Control:
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        _cm = None
+
+        def start(self):
+            self._cm = daphne(self.port, **SERVER_ENV)
+            self._cm.__enter__()
+
+        def stop(self):
+            if self._cm is not None:
+                self._cm.__exit__(None, None, None)
+                self._cm = None
+
+    control = Control()
+    control.start()
+    yield control
+    control.stop()
+
+
+class Player:
+    """One person in one browser context."""
+
+    def __init__(self, context, base: str, name: str, requests: list[str]):
+        self.context = context
+        self.page = context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.base = base
+        self.name = name
+        self.requests = requests
+        self.console_errors: list[str] = []
+        self.page.on("console", lambda m: self.console_errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.console_errors.append(str(e)))
+
+    def goto(self, path: str):
+        self.page.goto(self.base + path)
+        return self.page
+
+    def signup(self) -> "Player":
+        """Sign up through allauth's real form."""
+        p = self.goto("/accounts/signup/")
+        p.fill("input[name=username]", self.name)
+        p.fill("input[name=email]", f"{self.name}@example.com")
+        p.fill("input[name=password1]", PASSWORD)
+        p.fill("input[name=password2]", PASSWORD)
+        p.locator("form[action*=signup] [type=submit]").click()
+        p.wait_for_url(lambda url: "/accounts/signup/" not in url)
+        assert p.locator(".topbar").get_by_text(self.name).count() >= 1
+        return self
+
+    def create_room(self, preset="ten-half", **knobs) -> str:
+        p = self.goto("/lobby/")
+        p.select_option("#create-form select[name=preset]", preset)
+        p.check("#create-form input[name=kind][value=humans]")
+        p.check("#create-form input[name=currency][value=beans]")
+        for name, value in knobs.items():
+            p.fill(f"#create-form [name='{preset}-{name}']", str(value))
+        p.click("#create-submit")
+        p.wait_for_url(re.compile(r"/r/\d{4}/$"))
+        self.wait_connected()
+        return p.locator("#room-code").inner_text()
+
+    def join(self, code: str):
+        p = self.goto("/lobby/")
+        p.fill("#join input[name=code]", code)
+        p.click("#join-submit")
+        p.wait_for_url(re.compile(rf"/r/{code}/$"))
+        self.wait_connected()
+
+    def wait_connected(self):
+        self.page.wait_for_function("window.halfpoint && window.halfpoint.state.version >= 0")
+
+    def sit(self, position: int | None = None, buy_in: int = 1000, side: bool = False):
+        p = self.page
+        if side:
+            p.click("#sit-side")
+        elif position is None:
+            p.locator("button[data-sit]").first.click()
+        else:
+            p.click(f"button[data-sit='{position}']")
+        p.fill("#sit-buy-in", str(buy_in))
+        p.click("#sit-confirm")
+        p.wait_for_function("window.halfpoint.state.view && window.halfpoint.state.view.you")
+
+    def view(self) -> dict:
+        return self.page.evaluate("window.halfpoint.state.view")
+
+    def wait_view(self, js_condition: str, timeout: int = TIMEOUT_MS):
+        """Wait until `js_condition` (over `v`, the current view) holds."""
+        self.page.wait_for_function(f"(() => {{ const v = window.halfpoint.state.view; return !!v && ({js_condition}); }})()",
+                                    timeout=timeout)
+
+    def my_turn(self) -> bool:
+        return self.page.evaluate("(() => { const v = window.halfpoint.state.view; return !!v && v.phase === 'playing'"
+                                  " && !!v.hand.turn && v.hand.turn.seat === v.you; })()")
+
+    def click_enabled(self, selector: str):
+        self.page.wait_for_selector(f"{selector}:not([disabled])")
+        self.page.click(selector)
+
+    def screenshot(self, name: str):
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def players(browser, request):
+    """players(base, name, viewport=...) -> a Player in a fresh context. At the end of the test every
+    request they made (pages, scripts, styles, fetches, WebSockets) must have gone to the test server."""
+    contexts, requests, bases = [], [], set()
+
+    def make(base: str, name: str, viewport=None) -> Player:
+        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, locale="en-US")
+        context.on("request", lambda r: requests.append(r.url))
+        context.on("websocket", lambda ws: requests.append(ws.url))
+        contexts.append(context)
+        bases.add(urlsplit(base).netloc)
+        return Player(context, base, name, requests)
+
+    yield make
+    if getattr(request.node, "e2e_failed", False):  # what each browser showed when the test failed
+        ARTIFACTS.mkdir(exist_ok=True)
+        for i, context in enumerate(contexts):
+            for page in context.pages:
+                page.screenshot(path=str(ARTIFACTS / f"FAILED-{_artifact_name(request)}-{i}.png"), full_page=True)
+    for context in contexts:
+        context.close()
+    hosts = {urlsplit(url).netloc for url in requests if not url.startswith(("data:", "blob:", "about:"))}
+    assert hosts <= bases, f"requests to other hosts: {sorted(hosts - bases)}"
+
+
+def play_out(players_, timeout_s: float = 30):
+    """Everyone stands when it is their turn until every one of them sees the hand over (the order
+    comes from the dice, and a page's view may lag behind the server's by a frame)."""
+    deadline = time.monotonic() + timeout_s
+    over = "(() => { const v = window.halfpoint.state.view; return !!(v && v.hand && v.hand.over); })()"
+    while time.monotonic() < deadline:
+        if all(p.page.evaluate(over) for p in players_):
+            return
+        for p in players_:
+            if p.my_turn() and p.page.locator("#act-stand:not([disabled])").count():
+                p.page.click("#act-stand")
+                p.page.wait_for_function("!window.halfpoint.state.busy")
+                break
+        else:
+            time.sleep(0.05)
+    raise AssertionError("the hand did not finish")

@@ -1,0 +1,88 @@
+"""The hand page's shuffle check (static/js/verify.js, Web Crypto in Chromium) against the engine
+(games/engine/shuffle.py): the same commitment, the same deck order for every deck and stream, the
+same dice, and a Seven and a Half shoe with its reshuffles in the middle of a hand."""
+
+import hashlib
+
+import pytest
+
+from games.engine import Command, apply, bot_decide, rules_from, view
+from games.engine.cards import DECKS
+from games.engine.machine import new_table
+from games.engine.shuffle import commitment, roll_dice, shuffle, verify
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SEEDS = ["00" * 32, "ff" * 32, *(hashlib.sha256(f"halfpoint-{i}".encode()).hexdigest() for i in range(6))]
+
+
+def shoe_hand_with_a_reshuffle() -> dict:
+    """Play Seven and a Half with six bots until a hand reshuffles its shoe mid-hand: its hand_over."""
+    rules = rules_from("seven-half", {"max_main_seats": 6})
+    state = new_table(rules)
+    now = 1000.0
+    for i in range(6):
+        state, _ = apply(state, Command(actor=f"p{i}", action="sit", args={"name": f"P{i}", "stack": 10_000,
+                                                                             "bot": "basic"}, now=now))
+    for n in range(200):
+        state, events = apply(state, Command(actor="system", action="start_hand",
+                                             args={"seed_hex": hashlib.sha256(f"shoe-{n}".encode()).hexdigest()},
+                                             now=now))
+        for _step in range(500):
+            over = next((e for e in events if e["type"] == "hand_over"), None)
+            if over is not None:
+                break
+            moves = [(s["id"], bot_decide(view(state, s["id"]), "basic", rules)) for s in state.seats]
+            seat, move = next((m for m in moves if m[1] is not None), (None, None))
+            assert move is not None, "nobody can move"
+            state, events = apply(state, Command(actor=seat, action=move[0], args=move[1], now=now))
+        if over["reshuffles"] and over["reshuffles"][0]["at"] > 0:
+            return over
+        while state.phase == "bank_decision":
+            seat = state.pending["seat"]
+            state, _ = apply(state, Command(actor=seat, action="decline_bank" if state.pending["kind"] != "refill"
+                                            else "pass_bank", now=now))
+    raise AssertionError("no reshuffle in 200 hands")
+
+
+def test_the_browser_recomputes_the_engine_shuffle_byte_for_byte(server, players):
+    page = players(server, "anon").goto("/")
+    cases = [{"seed": seed, "deck": deck, "label": label} for seed in SEEDS for deck in DECKS
+             for label in ("0", "dice", "draw", "1", "12")]
+    got = page.evaluate("""async (cases) => {
+        const m = await import('/static/js/verify.js');
+        const out = [];
+        for (const c of cases) out.push(await m.shuffle(m.DECKS[c.deck], c.seed, c.label));
+        const dice = [], commitments = [];
+        for (const c of cases) { dice.push(await m.rollDice(c.seed)); commitments.push(await m.commitmentOf(c.seed)); }
+        return { decks: Object.fromEntries(Object.entries(m.DECKS)), out, dice, commitments };
+    }""", cases)
+    assert got["decks"] == {name: list(cards) for name, cards in DECKS.items()}  # the canonical orders
+    for case, order, dice, commit in zip(cases, got["out"], got["dice"], got["commitments"], strict=True):
+        seed = bytes.fromhex(case["seed"])
+        assert order == shuffle(DECKS[case["deck"]], seed, case["label"]), case
+        assert dice == roll_dice(seed), case
+        assert commit == commitment(case["seed"])
+
+
+def test_the_browser_verifies_a_shoe_with_reshuffles_and_catches_a_tampered_hand(server, players):
+    over = shoe_hand_with_a_reshuffle()
+    assert verify(over["commitment"], over["seed"], over["dealt"][:over["reshuffles"][0]["at"]],
+                  source=over["source"])
+    data = {k: over[k] for k in ("commitment", "seed", "dealt", "deck", "source", "reshuffles")}
+    tampered = dict(data, dealt=[*over["dealt"][:-2], over["dealt"][-1], over["dealt"][-2]])
+    wrong_seed = dict(data, seed="ab" * 32)
+    page = players(server, "anon").goto("/")
+    got = page.evaluate("""async (hands) => {
+        const m = await import('/static/js/verify.js');
+        const out = [];
+        for (const h of hands) {
+            const r = await m.verifyHand(h);
+            out.push({ ok: r.ok, commitmentOk: r.commitmentOk, deckOk: r.deckOk, labels: r.segments.map(s => s.label) });
+        }
+        return out;
+    }""", [data, tampered, wrong_seed])
+    labels = ["0", *(r["label"] for r in over["reshuffles"])]
+    assert got[0] == {"ok": True, "commitmentOk": True, "deckOk": True, "labels": labels}
+    assert got[1]["ok"] is False and got[1]["commitmentOk"] is True and got[1]["deckOk"] is False
+    assert got[2]["ok"] is False and got[2]["commitmentOk"] is False
