@@ -28,9 +28,10 @@ def _send(room_id: int, message: dict) -> None:
         logger.exception("broadcast to room %s failed", room_id)
 
 
-def table_update(room_id: int, version: int, state: dict, events: list[dict], users: dict, is_open: bool) -> None:
+def table_update(room_id: int, version: int, state: dict, events: list[dict], users: dict, is_open: bool,
+                 started: bool) -> None:
     _send(room_id, {"type": "table.update", "version": version, "state": state, "events": events,
-                    "users": users, "open": is_open})
+                    "users": users, "open": is_open, "started": started})
 
 
 def chat(room_id: int, message) -> None:

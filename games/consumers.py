@@ -64,6 +64,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(presence)(room.pk, seat_id, True)
         _watch(self)
 
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # A consumer whose channel layer failed (Redis restarted under its receive) ends here without
+            # `disconnect`; left in the watcher it would be resynced, for nobody, on every move of its room.
+            if self.room is not None:
+                _unwatch(self)
+
     async def disconnect(self, code) -> None:
         if self.room is None:
             return
@@ -94,7 +103,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # deep nesting ([[[[...) fits in 16 KiB and exhausts the stack
             await self.error("bad_json", "A frame is one JSON object.")
             return
         if not isinstance(message, dict):
@@ -158,6 +167,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         sat_down = seat_id is not None and seat_id != self.seat_id
         self.seat_id = seat_id
         frame = selectors.viewer_frame(self.room.pk, event["version"], event["state"], event["events"], self.seat_id)
+        frame["started"] = event.get("started", False)  # hands follow one another (the host pressed start)
         self.version = event["version"]
         await self.send_json(frame)
         if sat_down:

@@ -132,6 +132,8 @@ def report_create(*, reporter, room_id: int | None, reason, target_user_id=None,
     """A player reports a chat message or a player seen at a table."""
     if not isinstance(reason, str) or not reason.strip():
         raise GameError("reason_required", _("Say what happened."))
+    if not services.storable_text(reason):
+        raise GameError("bad_reason", _("The reason holds characters that cannot be sent."))
     message = None
     if message_id is not None:
         message = ChatMessage.objects.filter(pk=message_id, room_id=room_id).select_related("user").first() \

@@ -72,10 +72,11 @@ ROOM_ACTIONS = {"sit", "leave", "top_up", "im_back", "start", "kick", "close"}
 class GameError(Exception):
     """A refused command: `code` is stable for clients, `message` is for people."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, *, field: str | None = None):
         super().__init__(message)
         self.code = code
         self.message = str(message)
+        self.field = field  # the rule setting at fault, for a form to show the message on its field
 
 
 @dataclass
@@ -119,7 +120,7 @@ def room_create(
     try:
         rules = rules_from(preset, overrides or {})
     except RulesError as e:
-        raise GameError(e.code, e.message) from None
+        raise GameError(e.code, e.message, field=e.knob) from None
     if kind not in Room.Kind.values:
         raise GameError("bad_kind", _("A room is for friends or for practice with bots."))
     if kind == Room.Kind.AI:
@@ -210,7 +211,8 @@ class _Run:
 def _meta_defaults(meta: dict) -> dict:
     meta = dict(meta or {})
     for key, default in (("users", {}), ("seats", {}), ("actions", []), ("started", False), ("next_hand_at", None),
-                         ("acted", []), ("timed", []), ("streak", {}), ("away", {}), ("kicked", [])):
+                         ("acted", []), ("timed", []), ("streak", {}), ("away", {}), ("kicked", []),
+                         ("hand_over_at", 0.0)):
         meta.setdefault(key, default)
     return meta
 
@@ -244,25 +246,30 @@ def _save(run: _Run) -> int:
     events = [e for _actor, e in run.events]
     _move_chips(run, after, events, version)
 
-    hand_id = table.hand_id
+    # Events belong to the hand under way; those between hands (seats, the bank) to none.
+    latest = table.hand_id
+    hand_id = latest if run.before["phase"] in IN_HAND else None
     records: list[HandEvent] = []
     for seq, (actor, event) in enumerate(run.events):
         if event["type"] == "hand_started":
             hand = Hand.objects.create(room=room, number=event["hand_no"], rules=after["rules"],
                                        commitment=event["commitment"])
-            hand_id = hand.pk
+            hand_id = latest = hand.pk
         records.append(HandEvent(room=room, hand_id=hand_id, version=version, seq=seq, type=event["type"],
                                  data=event, actor=actor[:20]))
         if event["type"] == "hand_over":
             _record_hand_end(run, hand_id, after)
+            hand_id = None
     if records:
         HandEvent.objects.bulk_create(records)
 
-    meta["next_hand_at"] = _next_hand_at(run, events)
+    if any(e["type"] == "hand_over" for e in events):
+        meta["hand_over_at"] = run.now
+    meta["next_hand_at"] = _next_hand_at(run)
     table.state = after
     table.version = version
     table.meta = meta
-    table.hand_id = hand_id
+    table.hand_id = latest
     table.deadline = _dt(run.state.deadline)
     table.wake_at = _dt(_wake_at(run))
     table.save(update_fields=["state", "version", "meta", "hand", "deadline", "wake_at", "updated_at"])
@@ -270,8 +277,8 @@ def _save(run: _Run) -> int:
     from games import broadcast, tasks
 
     users = dict(meta["users"])
-    is_open = room.is_open
-    transaction.on_commit(lambda: broadcast.table_update(room.pk, version, after, events, users, is_open))
+    is_open, started = room.is_open, meta["started"]
+    transaction.on_commit(lambda: broadcast.table_update(room.pk, version, after, events, users, is_open, started))
     wake = table.wake_at
     if wake is not None:
         transaction.on_commit(lambda: tasks.schedule_wake(room.pk, version, wake))
@@ -385,7 +392,7 @@ def _can_start(run: _Run) -> bool:
     return bool(humans) and len(mains) >= 2
 
 
-def _next_hand_at(run: _Run, events: list[dict]) -> float | None:
+def _next_hand_at(run: _Run) -> float | None:
     s, meta = run.state, run.meta
     if not meta["started"] or s.phase not in ("waiting", "between_hands") or s.pending is not None:
         return None
@@ -393,8 +400,8 @@ def _next_hand_at(run: _Run, events: list[dict]) -> float | None:
         return None
     if meta["next_hand_at"] is not None:
         return meta["next_hand_at"]
-    ended = any(e["type"] == "hand_over" for e in events)
-    return run.now + (settings.GAMES_NEXT_HAND_SECONDS if ended else settings.GAMES_BOT_SECONDS)
+    # Players get GAMES_NEXT_HAND_SECONDS to read a hand's results, even when a bank decision came first.
+    return max(run.now + settings.GAMES_BOT_SECONDS, meta["hand_over_at"] + settings.GAMES_NEXT_HAND_SECONDS)
 
 
 def _wake_at(run: _Run) -> float | None:

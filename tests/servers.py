@@ -5,6 +5,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -39,32 +40,63 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
-@contextlib.contextmanager
-def daphne(port: int | None = None, **env: str):
-    """Run `daphne config.asgi:application` until the block ends; yields its base URL."""
-    port = port or free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=child_env(**env), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
+class Daphne:
+    """One `daphne config.asgi:application` process on 127.0.0.1, pointed at the test database. Its output
+    goes to a file, not a pipe: a server that logs a lot (a fault test) must never block on a full pipe."""
+
+    def __init__(self, port: int | None = None, **env: str):
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._log = tempfile.TemporaryFile()  # closed in stop()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+            cwd=ROOT, env=child_env(**env), stdout=subprocess.DEVNULL, stderr=self._log,
+        )
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_ready(self) -> None:
         deadline = time.monotonic() + 30
         while True:
-            if proc.poll() is not None:
-                raise RuntimeError("daphne exited: " + proc.stderr.read().decode(errors="replace")[-2000:])
+            if self.proc.poll() is not None:
+                raise RuntimeError("daphne exited: " + self.log()[-2000:])
             try:
-                urllib.request.urlopen(base + "/", timeout=1).read()
-                break
+                urllib.request.urlopen(self.base + "/", timeout=1).read()
+                return
             except OSError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        yield base
+
+    def log(self) -> str:
+        self._log.seek(0)
+        return self._log.read().decode(errors="replace")
+
+    def kill(self) -> None:
+        """kill -9: no shutdown at all, the sockets it served just drop."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+
+
+@contextlib.contextmanager
+def daphne(port: int | None = None, **env: str):
+    """Run `daphne config.asgi:application` until the block ends; yields its base URL."""
+    server = Daphne(port, **env)
+    try:
+        yield server.base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        server.stop()

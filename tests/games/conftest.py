@@ -79,6 +79,14 @@ def expire(room, clock) -> str:
     return services.table_wake(room_id=room.pk)
 
 
+@pytest.fixture
+def fresh_broker():
+    """No message left in the real broker by an earlier run reaches this test's Celery workers."""
+    from config.celery import app
+
+    app.control.purge()
+
+
 def assert_ledger_clean():
     report = ledger_audit()
     failed = {name: check for name, check in report["checks"].items() if check["status"] == "failed"}
