@@ -121,7 +121,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             elif kind == "report":
                 await database_sync_to_async(moderation.report_create)(
                     reporter=self.scope["user"], room_id=self.room.pk, reason=message.get("reason"),
-                    target_user_id=message.get("user"), message_id=message.get("message"))
+                    target_user_id=message.get("user"), message_id=message.get("message"),
+                    seat_id=message.get("seat"))
                 await self.send_json({"type": "reported", "version": self.version})
             elif kind == "ping":
                 await self.send_json({"type": "pong", "version": self.version})

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS, RulesError, rules_from
-from games.models import PRESET_CHOICES, Room
+from games.models import PRESET_CHOICES, HouseVariant, Room
 from games.pages import CHOICE_TEXT, KNOB_BY_NAME, MAIN_KNOBS, class_label, knob_help, knob_label, show_value
 from games.rules_form import PAYOUT_PREFIX, RulesForm
 from wallets.models import Currency
@@ -22,6 +22,10 @@ class RoomForm(forms.Form):
                                  widget=forms.RadioSelect,
                                  help_text=_("Practice rooms with bots always play for points."))
     bot_level = forms.ChoiceField(label=_("Bots"), choices=BOT_LEVELS, initial="basic", required=False)
+    variant = forms.ModelChoiceField(
+        label=_("House variant"), required=False, empty_label=_("none: the game as set below"),
+        queryset=HouseVariant.objects.filter(club__isnull=True, active=True),
+        help_text=_("A rule set kept by the moderators; it replaces the game and settings below."))
     buy_in_min = forms.IntegerField(label=_("Smallest buy-in"), min_value=1, required=False,
                                     help_text=_("Empty: 10 × the base stake."))
     buy_in_max = forms.IntegerField(label=_("Largest buy-in"), min_value=1, required=False,

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import broadcast, services
-from games.models import ChatMessage, ModerationLog, Report, Room, Seat
+from games.models import ChatMessage, ModerationLog, Report, Room, Seat, Table
 from games.services import GameError
 
 PERMANENT = datetime(9999, 12, 31, tzinfo=UTC)
@@ -128,13 +128,20 @@ def room_rules_change(*, room: Room, overrides: dict, by, reason: str) -> Modera
     return _log(by=by, action=A.RULES, reason=reason, room=room, overrides=overrides, game=rules.game)
 
 
-def report_create(*, reporter, room_id: int | None, reason, target_user_id=None, message_id=None) -> Report:
-    """A player reports a chat message or a player seen at a table."""
+def report_create(*, reporter, room_id: int | None, reason, target_user_id=None, message_id=None,
+                  seat_id=None) -> Report:
+    """A player reports a chat message, or a player (by user id, or by the seat they hold at the table)."""
     if not isinstance(reason, str) or not reason.strip():
         raise GameError("reason_required", _("Say what happened."))
     if not services.storable_text(reason):
         raise GameError("bad_reason", _("The reason holds characters that cannot be sent."))
     message = None
+    if seat_id is not None:
+        users = Table.objects.filter(pk=room_id).values_list("meta", flat=True).first() or {}
+        seated = {seat: int(uid) for uid, seat in (users.get("users") or {}).items()}
+        if not isinstance(seat_id, str) or seat_id not in seated:
+            raise GameError("not_seated", _("Nobody sits there."))
+        target_user_id = seated[seat_id]
     if message_id is not None:
         message = ChatMessage.objects.filter(pk=message_id, room_id=room_id).select_related("user").first() \
             if isinstance(message_id, int) else None

@@ -64,10 +64,18 @@ def rules_stats_view(request: HttpRequest) -> JsonResponse:
     preset = request.GET.get("preset", "")
     if preset not in PRESETS:
         return JsonResponse({"status": "invalid", "errors": {"preset": ["Unknown game."]}}, status=400)
-    form = RulesForm(preset, request.POST or None, prefix=request.GET.get("prefix") or None)
-    if request.method == "POST" and not form.is_valid():
+    data = request.POST or None
+    if request.GET.get("form") == "lobby":
+        # The lobby's create-room form shows a game's main knobs only (games/forms.py KnobsForm), and
+        # posts them only while that game is chosen; without them the room takes the preset as it is.
+        from games.forms import KnobsForm
+
+        form = KnobsForm(preset, data if data and data.get(f"{preset}-shown") == "1" else None)
+    else:
+        form = RulesForm(preset, data, prefix=request.GET.get("prefix") or None)
+    if form.is_bound and not form.is_valid():
         return JsonResponse({"status": "invalid", "errors": form.errors.get_json_data()}, status=400)
-    overrides = form.overrides if request.method == "POST" else {}
+    overrides = form.overrides if form.is_bound else {}
     rules = form.rules.to_json() if form.rules is not None else PRESETS[preset].to_json()
     key = rules_key(preset, rules)
     found = cache.get(key)

@@ -55,9 +55,12 @@ def create(request: HttpRequest) -> HttpResponse:
     if not room_form.is_valid() or (shown and not knob_form.is_valid()):
         return _lobby(request, room_form=room_form, knobs=knobs, status=400)
     data = room_form.cleaned_data
+    preset, overrides = data["preset"], knob_form.overrides if shown else {}
+    if data.get("variant") is not None:
+        preset, overrides = data["variant"].preset, data["variant"].overrides
     try:
         room = services.room_create(
-            host=request.user, preset=data["preset"], overrides=knob_form.overrides if shown else {},
+            host=request.user, preset=preset, overrides=overrides,
             currency=data["currency"],
             kind=data["kind"], buy_in_min=data["buy_in_min"], buy_in_max=data["buy_in_max"],
             bot_level=data["bot_level"] or "basic",

@@ -35,7 +35,9 @@
 
     async function ask(mine) {
       const body = new FormData(form);
-      const response = await fetch(form.dataset.rulesStats, {
+      const game = form.querySelector("select[name=preset]");
+      const url = form.dataset.rulesStats + (game ? "&preset=" + encodeURIComponent(game.value) : "");
+      const response = await fetch(url, {
         method: "POST", body, credentials: "same-origin",
         headers: { "X-CSRFToken": body.get("csrfmiddlewaretoken") || "" },
       });

@@ -384,6 +384,16 @@ function seatNode(seat, pos) {
       fmt(gettext("Bank %(d)s"), { d: (d > 0 ? "+" : d < 0 ? "−" : "") + Math.abs(d) })));
   }
   if ((v.deadline_for || []).includes(seat.id)) node.append(h("div", { class: "seat-timer", "data-countdown": "1" }));
+  if (!me && !seat.bot) {
+    node.append(h("button", {
+      class: "link report", type: "button", "data-report": seat.id, title: gettext("Report this player"),
+      "aria-label": gettext("Report this player"),
+      onclick: () => {
+        const reason = prompt(fmt(gettext("Why are you reporting %(name)s?"), { name: seat.name }));
+        if (reason && reason.trim()) socket.send({ type: "report", seat: seat.id, reason: reason.trim() });
+      },
+    }, "⚑"));
+  }
   if (isHost() && !me && !(cfg.kind === "ai" && seat.bot) && !seat.leaving) {
     node.append(h("button", {
       class: "link kick", type: "button", "data-kick": seat.id,

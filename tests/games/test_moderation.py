@@ -184,8 +184,14 @@ async def test_a_player_reports_a_chat_message_from_the_table_and_a_moderator_re
     assert (await chen.reply("reported", "error"))["type"] == "reported"
     await chen.send({"type": "report", "user": cast["chen"].pk, "reason": "me"})
     assert (await chen.reply("reported", "error"))["code"] == "report_self"
+    dara_seat = (await db(table)(room)).meta["users"][str(cast["dara"].pk)]
+    await chen.send({"type": "report", "seat": dara_seat, "reason": "stalls every hand"})
+    assert (await chen.reply("reported", "error"))["type"] == "reported"
+    await chen.send({"type": "report", "seat": "s999999", "reason": "ghost"})
+    assert (await chen.reply("reported", "error"))["code"] == "not_seated"
     await chen.close()
-    report = await db(Report.objects.get)()
+    assert await db(Report.objects.filter(target_user=cast["dara"], message=None).count)() == 1
+    report = await db(Report.objects.get)(message=message)
     assert (report.target_user_id, report.message_id, report.status) == (cast["bob"].pk, message.pk, "open")
     await db(moderation.report_resolve)(report=report, by=mod, status="actioned", resolution="muted bob")
     await db(report.refresh_from_db)()

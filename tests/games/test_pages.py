@@ -276,3 +276,43 @@ def test_every_game_has_a_rules_page(client):
 def test_the_javascript_catalog_is_served(client):
     page = client.get(reverse("javascript-catalog"))
     assert page.status_code == 200 and b"gettext" in page.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_house_variant_appears_in_the_lobby_and_opens_a_room_with_its_rules(client, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    from django.contrib.auth import get_user_model
+
+    from games.models import HouseVariant
+
+    maker = get_user_model().objects.create_superuser("mo", "mo@example.com", "pw-long-enough-1")
+    player = get_user_model().objects.create_user("pat", "pat@example.com", "pw-long-enough-1")
+    variant = HouseVariant.objects.create(name="High rollers", preset="ten-half",
+                                          overrides={"base_stake": 50, "chip_values": [50, 100, 500]},
+                                          created_by=maker)
+    HouseVariant.objects.create(name="Retired", preset="ten-half", active=False, created_by=maker)
+    client.force_login(player)
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    assert "High rollers" in lobby and "Retired" not in lobby
+    response = client.post(reverse("games:create"), {"preset": "ban-luck", "kind": "humans", "currency": "beans",
+                                                     "variant": variant.pk})
+    assert response.status_code == 302
+    room = Room.objects.get()
+    assert room.preset == "ten-half" and room.rules["base_stake"] == 50 and room.rules["chip_values"] == [50, 100, 500]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lobby_form_asks_for_the_bankers_edge_of_the_chosen_settings(client, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    import json
+
+    from django.contrib.auth import get_user_model
+
+    client.force_login(get_user_model().objects.create_user("pat", "pat@example.com", "pw-long-enough-1"))
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert 'data-rules-stats="/rules/stats/?form=lobby"' in page and "data-rules-stats-out" in page
+    url = reverse("rules_stats") + "?form=lobby&preset=ban-luck"
+    plain = json.loads(client.post(url, {"preset": "ban-luck"}).content)
+    assert plain["status"] == "done"
+    bad = client.post(url, {"preset": "ban-luck", "ban-luck-shown": "1", "ban-luck-max_bet": "0"})
+    assert bad.status_code == 400 and json.loads(bad.content)["status"] == "invalid"
