@@ -219,14 +219,9 @@ def _with_reason(modeladmin, request, queryset, *, title: str, apply):
         "action": request.POST.get("action"), "selected": queryset.values_list("pk", flat=True)})
 
 
-@admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "room", "user", "text", "hidden"]
-    list_filter = ["hidden"]
-    search_fields = ["text", "user__username", "room__code"]
-    date_hierarchy = "created_at"
-    readonly_fields = ["room", "user", "text", "hidden", "created_at"]
-    actions = ["hide"]
+class ModerationQueueAdmin(admin.ModelAdmin):
+    """Rows that players create (chat, reports): never added or deleted here; moderators act on them
+    through actions that need the moderate_room permission and a reason."""
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -236,6 +231,16 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     def has_moderate_permission(self, request) -> bool:
         return request.user.has_perm("games.moderate_room")
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ModerationQueueAdmin):
+    list_display = ["created_at", "room", "user", "text", "hidden"]
+    list_filter = ["hidden"]
+    search_fields = ["text", "user__username", "room__code"]
+    date_hierarchy = "created_at"
+    readonly_fields = ["room", "user", "text", "hidden", "created_at"]
+    actions = ["hide"]
 
     @admin.action(description=gettext_lazy("Hide the selected messages…"), permissions=["moderate"])
     def hide(self, request, queryset):
@@ -244,22 +249,13 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(ModerationQueueAdmin):
     list_display = ["created_at", "status", "reporter", "target_user", "room", "reason", "context"]
     list_filter = ["status"]
     search_fields = ["reason", "reporter__username", "target_user__username", "room__code"]
     readonly_fields = ["reporter", "target_user", "room", "message", "reason", "status", "created_at", "resolved_by",
                        "resolved_at", "resolution", "context"]
     actions = ["mark_actioned", "mark_dismissed"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_moderate_permission(self, request) -> bool:
-        return request.user.has_perm("games.moderate_room")
 
     @admin.display(description=gettext_lazy("context"))
     def context(self, report):

@@ -43,51 +43,50 @@ def _until(duration: timedelta | None) -> datetime:
     return PERMANENT if duration is None else timezone.now() + duration
 
 
+def _restrict(*, user, by, perm: str, field: str, action: str, reason: str, duration: timedelta | None,
+              notify: str | None) -> ModerationLog:
+    """Set (or, with action un*, lift) a ban or a mute: the user row, one log row, and on commit a
+    message to every open socket of the user."""
+    _check(by, perm)
+    reason = _reason(reason)
+    lifting = action in (A.UNBAN, A.UNMUTE)
+    with transaction.atomic():
+        until = None if lifting else _until(duration)
+        get_user_model().objects.filter(pk=user.pk).update(**{field: until})
+        setattr(user, field, until)
+        entry = _log(by=by, action=action, reason=reason, user=user, until=until.isoformat() if until else None)
+        if notify:
+            transaction.on_commit(lambda: broadcast.to_user(user.pk, notify))
+    return entry
+
+
 def user_ban(*, user, by, reason: str, duration: timedelta | None = None) -> ModerationLog:
     """Ban a player until now + duration (None: permanently). They cannot log in; their open sockets
     close at once; their seats are released after the current hand, by default actions."""
-    _check(by, "ban_user")
-    reason = _reason(reason)
     if user.pk == by.pk or user.is_superuser:
+        _check(by, "ban_user")
         raise GameError("not_allowed", _("You cannot ban this account."))
-    with transaction.atomic():
-        until = _until(duration)
-        get_user_model().objects.filter(pk=user.pk).update(banned_until=until)
-        user.banned_until = until
-        entry = _log(by=by, action=A.BAN, reason=reason, user=user, until=until.isoformat())
-        transaction.on_commit(lambda: broadcast.to_user(user.pk, "user.banned"))
+    entry = _restrict(user=user, by=by, perm="ban_user", field="banned_until", action=A.BAN, reason=reason,
+                      duration=duration, notify="user.banned")
     for room_id in Seat.objects.filter(user=user, left_at__isnull=True).values_list("room_id", flat=True):
         services.seat_remove(room_id=room_id, user_id=user.pk, kicked=False)
     return entry
 
 
 def user_unban(*, user, by, reason: str) -> ModerationLog:
-    _check(by, "ban_user")
-    reason = _reason(reason)
-    get_user_model().objects.filter(pk=user.pk).update(banned_until=None)
-    user.banned_until = None
-    return _log(by=by, action=A.UNBAN, reason=reason, user=user)
+    return _restrict(user=user, by=by, perm="ban_user", field="banned_until", action=A.UNBAN, reason=reason,
+                     duration=None, notify=None)
 
 
 def user_mute(*, user, by, reason: str, duration: timedelta | None = None) -> ModerationLog:
     """Mute a player's chat until now + duration (None: permanently), on every open socket at once."""
-    _check(by, "mute_user")
-    reason = _reason(reason)
-    with transaction.atomic():
-        until = _until(duration)
-        get_user_model().objects.filter(pk=user.pk).update(muted_until=until)
-        user.muted_until = until
-        entry = _log(by=by, action=A.MUTE, reason=reason, user=user, until=until.isoformat())
-        transaction.on_commit(lambda: broadcast.to_user(user.pk, "user.muted"))
-    return entry
+    return _restrict(user=user, by=by, perm="mute_user", field="muted_until", action=A.MUTE, reason=reason,
+                     duration=duration, notify="user.muted")
 
 
 def user_unmute(*, user, by, reason: str) -> ModerationLog:
-    _check(by, "mute_user")
-    reason = _reason(reason)
-    get_user_model().objects.filter(pk=user.pk).update(muted_until=None)
-    user.muted_until = None
-    return _log(by=by, action=A.UNMUTE, reason=reason, user=user)
+    return _restrict(user=user, by=by, perm="mute_user", field="muted_until", action=A.UNMUTE, reason=reason,
+                     duration=None, notify=None)
 
 
 def seat_kick(*, room: Room, user, by, reason: str) -> ModerationLog:
