@@ -388,7 +388,9 @@ def _can_start(run: _Run) -> bool:
     s = run.state
     humans = [x for x in s.main_seats() if not run.meta["seats"].get(x["id"], {}).get("bot")
               and not x.get("away") and not x["leaving"]]
-    mains = [x for x in s.main_seats() if not x["leaving"] and not x.get("away") and x["stack"] > 0]
+    # A banker who put the whole stack in the bank has a stack of 0 and still plays (whole-stack banks).
+    mains = [x for x in s.main_seats() if not x["leaving"] and not x.get("away")
+             and (x["stack"] > 0 or x["id"] == s.banker and s.bank > 0)]
     return bool(humans) and len(mains) >= 2
 
 
