@@ -98,17 +98,31 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so a real server started by a test (tests/servers.py) shares it;
     # one per test process so two runs in one checkout do not delete each other's.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}
+elif env_bool("DB_POOL", False):
+    # psycopg's pool, a few connections per process shared by its threads: under daphne every request and
+    # socket call runs in its own thread, so DB_CONN_MAX_AGE would keep one connection per thread until
+    # PostgreSQL runs out, and 0 opens a new one per call (docs/performance.md measures both).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": int(os.environ.get("DB_POOL_SIZE", "8")), "timeout": 30}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer, cache, Celery --------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+    # REDIS_CHANNEL_LAYER picks channels-redis's layer: "core" (RedisChannelLayer, lists in Redis) or
+    # "pubsub" (RedisPubSubChannelLayer); docs/performance.md has both measured.
+    if os.environ.get("REDIS_CHANNEL_LAYER", "core") == "pubsub":
+        CHANNEL_LAYERS = {
+            "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
         }
-    }
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            }
+        }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
     CELERY_BROKER_URL = REDIS_URL
 else:

@@ -1,0 +1,116 @@
+"""``python manage.py loadtest --url ws://127.0.0.1:8000 --tables N --seconds S [--rate R|max] [--json]``.
+
+Live tables played by bot-like clients over real sockets, against running servers on this machine, with
+the latency of every command to every seat. A thin shell over games/loadtest.py (its docstring says how
+a run goes); docs/performance.md has the figures and the commands that made them.
+"""
+
+import json
+import sys
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from games import loadtest
+from games.engine import PRESETS
+
+MAX_SECONDS = 3600
+MAX_TABLES = 2000
+
+
+def rate(value: str) -> float | None:
+    if value == "max":
+        return None
+    try:
+        r = float(value)
+    except ValueError:
+        raise CommandError("--rate is commands per second per table, or max") from None
+    if not 0 < r <= 50:
+        raise CommandError("--rate is between 0 and 50 commands per second per table, or max")
+    return r
+
+
+class Command(BaseCommand):
+    help = "Play N live tables with bot-like clients over real sockets and report command-to-every-seat latency."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--url", action="append", required=True,
+                            help="a server, e.g. ws://127.0.0.1:8000; repeat it or give a comma list to spread "
+                                 "the tables' seats over several servers (loopback only)")
+        parser.add_argument("--tables", type=int, required=True)
+        parser.add_argument("--seconds", type=float, required=True, help="length of the measured window")
+        parser.add_argument("--rate", default="0.5", help="commands per second per table (default 0.5), or max")
+        parser.add_argument("--preset", default="ten-half", choices=sorted(PRESETS))
+        parser.add_argument("--rules", default="{}", help="rule overrides as a JSON object")
+        parser.add_argument("--workers", type=int, default=1,
+                            help="client processes (one process drives about 2,000 sockets at the default rate)")
+        parser.add_argument("--pids", action="append", default=[],
+                            help="more server process ids to watch (memory, CPU), e.g. Celery's; the processes "
+                                 "listening on the --url ports and every child process are watched too")
+        parser.add_argument("--fresh-logins", action="store_true",
+                            help="log every account in over HTTP even when a valid session exists")
+        parser.add_argument("--bare", action="store_true",
+                            help="drive the bare relay of benchmarks/bare_asgi.py (the baseline) instead of HalfPoint")
+        parser.add_argument("--payload", type=int, default=2000,
+                            help="--bare: bytes each command carries to every seat (default 2000)")
+        parser.add_argument("--seed", type=int, default=None, help="seed of the clients' pacing")
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    def handle(self, *args, **o):
+        try:
+            targets = loadtest.parse_targets(o["url"])
+        except loadtest.LoadTestError as e:
+            raise CommandError(str(e)) from None
+        if not 1 <= o["tables"] <= MAX_TABLES:
+            raise CommandError(f"--tables is between 1 and {MAX_TABLES}")
+        if not 0 < o["seconds"] <= MAX_SECONDS:
+            raise CommandError(f"--seconds is between 0 and {MAX_SECONDS}")
+        try:
+            overrides = json.loads(o["rules"])
+        except ValueError as e:
+            raise CommandError(f"--rules is not JSON: {e}") from None
+        log = (lambda msg: print(msg, file=sys.stderr)) if o["json"] else self.stdout.write
+        try:
+            pids = {int(p) for value in o["pids"] for p in value.split(",") if p.strip()}
+        except ValueError:
+            raise CommandError("--pids takes process ids") from None
+        pids = loadtest.with_children(pids | loadtest.listening_pids({t.port for t in targets}))
+
+        n, rooms = o["tables"], []
+        try:
+            if o["bare"]:
+                tables = [loadtest.TablePlan(code=f"{i:04d}", seats=self._seats(targets, i, [None] * loadtest.SEATS))
+                          for i in range(n)]
+            else:
+                closed = loadtest.close_pool_rooms()
+                if closed:
+                    log(f"closed {closed} rooms left open by an earlier run")
+                users = loadtest.ensure_accounts(n * loadtest.SEATS)
+                cookies = loadtest.log_in(users, targets, fresh=o["fresh_logins"], log=log)
+                rooms = loadtest.create_rooms(users[::loadtest.SEATS], o["preset"], overrides)
+                tables = []
+                for i, room in enumerate(rooms):
+                    seated = users[i * loadtest.SEATS:(i + 1) * loadtest.SEATS]
+                    tables.append(loadtest.TablePlan(code=room.code, buy_in=room.buy_in_max,
+                                                     seats=self._seats(targets, i, [cookies[u.pk] for u in seated])))
+            plan = loadtest.Plan(tables=tables, seconds=o["seconds"], rate=rate(o["rate"]), bare=o["bare"],
+                                 payload=o["payload"], cookie_name=settings.SESSION_COOKIE_NAME, seed=o["seed"])
+            log(f"{n} tables, {n * loadtest.SEATS} sockets over {len(targets)} server(s); setting up...")
+            result = loadtest.execute(plan, workers=o["workers"], pids=pids, log=log)
+        except loadtest.LoadTestError as e:
+            raise CommandError(str(e)) from None
+        finally:
+            if rooms:
+                loadtest.close_pool_rooms([r.pk for r in rooms])
+        result["urls"] = [t.ws for t in targets]
+        if o["json"]:
+            self.stdout.write(json.dumps(result, indent=2))
+        else:
+            self.stdout.write(loadtest.format_report(result, result["urls"]))
+
+    @staticmethod
+    def _seats(targets, table: int, cookies: list) -> list:
+        # Seats of one table on different servers when there are several: every command crosses processes
+        # through the channel layer, as behind a load balancer.
+        return [(targets[(table + s) % len(targets)].ws, targets[(table + s) % len(targets)].http, cookie)
+                for s, cookie in enumerate(cookies)]

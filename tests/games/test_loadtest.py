@@ -1,0 +1,52 @@
+"""`manage.py loadtest` against a real daphne process: real logins, real sockets, hands played."""
+
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.loadtest import parse_targets, percentile
+from games.models import Room
+from tests.servers import daphne
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# The web process runs the wakes inline (no Celery worker here) and starts the next hand at once.
+WEB_ENV = {"CELERY_TASK_ALWAYS_EAGER": "1", "GAMES_BOT_SECONDS": "0", "GAMES_NEXT_HAND_SECONDS": "0",
+           "LOG_LEVEL": "WARNING"}
+
+
+def test_two_tables_play_hands_over_real_sockets_and_report_json():
+    out = io.StringIO()
+    with daphne(**WEB_ENV) as base:
+        call_command("loadtest", url=[base.replace("http://", "ws://")], tables=2, seconds=4, rate="max", json=True,
+                     stdout=out)
+    result = json.loads(out.getvalue())
+    assert {"tables", "seconds", "commands", "hands", "errors", "latency_ms"} <= set(result)
+    assert set(result["latency_ms"]) == {"p50", "p95", "p99", "max"}
+    assert result["tables"] == 2 and result["seconds"] == 4
+    assert result["commands"] > 0
+    assert result["errors"] == 0 and result["lost"] == 0, result
+    assert result["latency_ms"]["p50"] <= result["latency_ms"]["p99"] <= result["latency_ms"]["max"]
+    assert any("daphne" in p["name"] for p in result["servers"])
+    # Its rooms are closed again: every chip went home.
+    assert not Room.objects.filter(status=Room.Status.OPEN).exists()
+
+
+@pytest.mark.parametrize("url", ["ws://example.com:8000", "ws://10.0.0.1:8000", "http://127.0.0.1:8000",
+                                 "ws://127.0.0.1:8000/ws/rooms/"])
+def test_refuses_anything_but_a_loopback_websocket_server(url):
+    with pytest.raises(CommandError):
+        call_command("loadtest", url=[url], tables=1, seconds=1)
+
+
+def test_several_servers_in_one_url_or_repeated():
+    targets = parse_targets(["ws://127.0.0.1:8101,ws://localhost:8102", "ws://[::1]:8103"])
+    assert [t.ws for t in targets] == ["ws://127.0.0.1:8101", "ws://localhost:8102", "ws://[::1]:8103"]
+
+
+def test_percentiles_are_nearest_rank():
+    values = sorted(float(x) for x in range(1, 101))
+    assert (percentile(values, 50), percentile(values, 99), percentile(values, 100)) == (50.0, 99.0, 100.0)
+    assert percentile([], 50) is None
