@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint browser clean
+.PHONY: run test lint browser bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ lint: $(STAMP)
 
 test: $(STAMP) browser lint
 	$(BIN)/pytest
+
+# The production-like stack on this machine (PostgreSQL, Redis, 2 daphne, Celery), measured under load;
+# writes docs/performance.md. About 30 minutes; the machine should be otherwise quiet.
+bench: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .celery-broker
