@@ -229,4 +229,7 @@ GAMES_NEXT_HAND_SECONDS = float(os.environ.get("GAMES_NEXT_HAND_SECONDS", "6.0")
 # How often each web process checks that its connections saw the latest table version (repairs a lost
 # message; with the in-memory layer it is how Celery's moves reach the browser).
 GAMES_RESYNC_SECONDS = float(os.environ.get("GAMES_RESYNC_SECONDS", "5.0" if REDIS_URL else "1.0"))
+# Threads of a web process that run its sockets' database calls (games/consumers.py, `db`): commands of
+# different tables wait for PostgreSQL side by side instead of one after another (docs/performance.md).
+GAMES_DB_THREADS = int(os.environ.get("GAMES_DB_THREADS", "8"))
 WALLETS_LIVE_SEAT_REFS = "games.selectors.live_seat_refs"

@@ -11,9 +11,11 @@ import logging
 import time
 import weakref
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from games import moderation, selectors, services
@@ -29,6 +31,17 @@ CLOSE_NO_ROOM = 4404
 CLOSE_ROOM_CLOSED = 4410
 CLOSE_TOO_BIG = 1009
 
+# Every database call of a socket runs on this pool, not on asgiref's default: one thread per process that
+# every connection's calls queue for, so that one table's command waited for the round trips of all the
+# others (docs/performance.md, before and after). Each thread has its own connection (DB_POOL shares them);
+# the row locks of games.services keep two commands of one table in order, as across processes.
+_db_threads = ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="table-db")
+
+
+def db(func):
+    return database_sync_to_async(func, thread_sensitive=False, executor=_db_threads)
+
+
 MAX_FRAME = 16 * 1024
 RATE_LIMIT = 20  # messages per second per connection
 
@@ -36,6 +49,7 @@ RATE_LIMIT = 20  # messages per second per connection
 class TableConsumer(AsyncWebsocketConsumer):
     room = None
     version = -1
+    seen = -1  # the table's version at the watcher's last pass (`_watch_loop`)
     seat_id: str | None = None
 
     async def connect(self) -> None:
@@ -44,12 +58,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        room = await database_sync_to_async(selectors.open_room_by_code)(self.scope["url_route"]["kwargs"]["code"])
+        room = await db(selectors.open_room_by_code)(self.scope["url_route"]["kwargs"]["code"])
         if room is None:
             await self.close(code=CLOSE_NO_ROOM)
             return
         try:
-            await database_sync_to_async(services.room_check_access)(room=room, user=user)
+            await db(services.room_check_access)(room=room, user=user)
         except services.GameError as e:
             await self.send_json({"type": "error", "code": e.code, "message": e.message, "version": self.version})
             await self.close(code=CLOSE_FORBIDDEN)
@@ -58,10 +72,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.recent: deque[float] = deque(maxlen=RATE_LIMIT)
         await self.channel_layer.group_add(group_name(room.pk), self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
-        seat_id = await database_sync_to_async(services.presence_set)(room_id=room.pk, user=user, connected=True)
+        seat_id = await db(services.presence_set)(room_id=room.pk, user=user, connected=True)
         await self.send_snapshot()
         if seat_id:
-            await database_sync_to_async(presence)(room.pk, seat_id, True)
+            await db(presence)(room.pk, seat_id, True)
         _watch(self)
 
     async def __call__(self, scope, receive, send) -> None:
@@ -80,9 +94,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(group_name(self.room.pk), self.channel_name)
         await self.channel_layer.group_discard(user_group(self.scope["user"].pk), self.channel_name)
         user = self.scope["user"]
-        seat_id = await database_sync_to_async(services.presence_set)(room_id=self.room.pk, user=user, connected=False)
+        seat_id = await db(services.presence_set)(room_id=self.room.pk, user=user, connected=False)
         if seat_id:
-            await database_sync_to_async(presence)(self.room.pk, seat_id, False)
+            await db(presence)(self.room.pk, seat_id, False)
 
     # --- from the client --------------------------------------------------------------------------------
 
@@ -116,10 +130,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             elif kind == "snapshot":
                 await self.send_snapshot()
             elif kind == "chat":
-                await database_sync_to_async(services.chat_post)(
+                await db(services.chat_post)(
                     room_id=self.room.pk, user=self.scope["user"], text=message.get("text"))
             elif kind == "report":
-                await database_sync_to_async(moderation.report_create)(
+                await db(moderation.report_create)(
                     reporter=self.scope["user"], room_id=self.room.pk, reason=message.get("reason"),
                     target_user_id=message.get("user"), message_id=message.get("message"),
                     seat_id=message.get("seat"))
@@ -138,7 +152,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         action_id = message.get("action_id", "")
         if not isinstance(action_id, str):
             raise services.GameError("bad_action_id", "An action id is a text of at most 64 characters.")
-        result = await database_sync_to_async(services.action_submit)(
+        result = await db(services.action_submit)(
             room_id=self.room.pk, user=self.scope["user"], action=message.get("action"),
             args=message.get("args"), action_id=action_id)
         await self.send_json({"type": "ack", "action_id": action_id, "version": result.version,
@@ -156,7 +170,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content, separators=(",", ":")))
 
     async def send_snapshot(self) -> None:
-        frame = await database_sync_to_async(selectors.snapshot)(self.room, self.scope["user"])
+        frame = await db(selectors.snapshot)(self.room, self.scope["user"])
         self.version = frame["version"]
         self.seat_id = frame["me"]["seat"]
         await self.send_json(frame)
@@ -173,10 +187,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json(frame)
         if sat_down:
             # presence_set ran at connect, before this seat existed: the new seat is connected (this socket).
-            seat_id = await database_sync_to_async(services.presence_set)(
+            seat_id = await db(services.presence_set)(
                 room_id=self.room.pk, user=self.scope["user"], connected=True)
             if seat_id:
-                await database_sync_to_async(presence)(self.room.pk, seat_id, True)
+                await db(presence)(self.room.pk, seat_id, True)
         if not event["open"]:
             await self.send_json({"type": "closed", "version": self.version})
             await self.close(code=CLOSE_ROOM_CLOSED)
@@ -206,7 +220,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_snapshot()
 
 
-# --- the safety net: a lost group message is repaired within GAMES_RESYNC_SECONDS -------------------------
+# --- the safety net: a lost group message is repaired within two GAMES_RESYNC_SECONDS ----------------------
 # One query per process per interval reads the versions of the rooms this process serves; a connection
 # that is behind gets a fresh snapshot. It also carries the in-memory channel layer of `make run`, where a
 # Celery worker's broadcasts cannot reach the web process.
@@ -244,11 +258,19 @@ async def _watch_loop(loop) -> None:
             if not any(c.loop is loop for consumers in _watched.values() for c in consumers):
                 return
             continue
+        # Through Redis a connection is resynced only for a version the table already had one interval ago:
+        # an update committed a moment ago is usually still on its way, and a snapshot for each of those
+        # (hundreds a pass at 500 busy tables) cost more than the messages it stood in for. The in-memory
+        # layer cannot carry a Celery worker's updates at all: there every version behind is fetched at once.
+        at_once = isinstance(get_channel_layer(), InMemoryChannelLayer)
         try:
-            versions = await database_sync_to_async(_versions)(list(mine))
+            versions = await db(_versions)(list(mine))
             for room_id, consumers in mine.items():
+                latest = versions.get(room_id, -1)
                 for consumer in consumers:
-                    if versions.get(room_id, -1) > consumer.version:
-                        await consumer.resync_if_behind(versions[room_id])
+                    due = latest if at_once else consumer.seen
+                    consumer.seen = latest
+                    if due > consumer.version:
+                        await consumer.resync_if_behind(due)
         except Exception:
             logger.exception("table watcher")

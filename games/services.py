@@ -239,10 +239,8 @@ def _save(run: _Run) -> int:
     """Write what the command did: ledger, hand record, state, version; broadcast on commit."""
     table, room, meta = run.table, run.room, run.meta
     version = table.version + 1
-    events = [e for _actor, e in run.events]
-    after = state_to_json(run.state)
-    _bookkeeping(run, events)
-    after = state_to_json(run.state)  # bookkeeping may have applied set_seat
+    _bookkeeping(run, [e for _actor, e in run.events])
+    after = state_to_json(run.state)  # after the bookkeeping: it may have applied set_seat
     events = [e for _actor, e in run.events]
     _move_chips(run, after, events, version)
 
