@@ -95,6 +95,10 @@ class Stack:
     """daphne processes (and for HalfPoint a Celery worker and beat); stopped by `stop()`."""
 
     def __init__(self, app: str, ports: tuple[int, ...], layer: str, celery: bool):
+        for port in ports:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                raise RuntimeError(f"something already listens on port {port}: a server left by an earlier run? "
+                                   "Stop it first, it would be measured instead of this run's")
         self.ports = ports
         self.procs: list[tuple[str, subprocess.Popen]] = []
         e = env(REDIS_CHANNEL_LAYER=layer)
@@ -116,7 +120,10 @@ class Stack:
 
     def _start(self, name: str, cmd: list[str], e: dict) -> None:
         logf = open(OUT / f"{name}.log", "ab")  # noqa: SIM115 (the child keeps it; closed at exit)
-        self.procs.append((name, subprocess.Popen(cmd, cwd=ROOT, env=e, stdout=logf, stderr=subprocess.STDOUT)))
+        # A session of its own: `stop` ends the whole process group (Celery's pool children too). A stack left
+        # running by an earlier run once shared the machine with the next one and spoiled its figures.
+        self.procs.append((name, subprocess.Popen(cmd, cwd=ROOT, env=e, stdout=logf, stderr=subprocess.STDOUT,
+                                                  start_new_session=True)))
 
     @property
     def urls(self) -> str:
@@ -127,14 +134,16 @@ class Stack:
 
     def stop(self) -> None:
         for _name, p in self.procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGTERM)
         for _name, p in self.procs:
             try:
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+                pass
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)  # whatever of the group is still there
+            p.wait()
         self.procs = []
 
 
