@@ -432,7 +432,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--seconds", type=float, default=60, help="measured window of the default-rate runs")
     p.add_argument("--tables", default="50,200,500")
-    p.add_argument("--steps", default="10,25,50,100,200", help="--rate max table counts, HalfPoint")
+    p.add_argument("--steps", default="2,5,10,25,50,100,200", help="--rate max table counts, HalfPoint")
     p.add_argument("--steps-bare", default="25,50,100,200,400,800", help="--rate max table counts, bare relay")
     p.add_argument("--step-seconds", type=float, default=20)
     p.add_argument("--layers", default="pubsub,core", help="channel layers; the first is the one measured in full")
@@ -467,6 +467,10 @@ def main() -> None:
 
     for i, layer in enumerate(layers):
         full = i == 0
+        # A clean broker for each stack: every command schedules a Celery wake (ETA up to the 600 s turn timer),
+        # and a stopped worker's reserved tasks go back to the queue. Left there, the next stack's worker spent
+        # both cores on thousands of stale wakes (the core layer's 200-table run of 2026-12-03: 3.3 commands/s).
+        run(["redis-cli", "-n", REDIS_URL.rsplit("/", 1)[1], "flushdb"])
         stack = Stack("config.asgi:application", PORTS, layer, celery=True)
         try:
             runs = [int(x) for x in a.tables.split(",")] if full else [200]

@@ -1,0 +1,104 @@
+"""Cost of one table command on this machine: ``python benchmarks/command_cost.py [--steps N] [--json]``.
+
+Plays ten-half at one table of four accounts in the configured database (DATABASE_URL), every move
+decided by the engine's basic bot, sent through `services.action_submit` as a socket sends it; each
+broadcast is turned into the frames of the four seats and a spectator with the consumer's own code
+(`selectors.viewer_frame`), as the web processes would. No socket, no channel layer, no Celery (the
+wakes that the commands schedule run inline when due): what is left is the work of our own code and
+of the database, per command, in wall time and in this process's CPU time. docs/performance.md
+compares it with what the live stack manages.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+
+from games import broadcast, selectors, services, tasks  # noqa: E402
+from games.engine import bot_decide, state_from_json, view  # noqa: E402
+from games.models import Table  # noqa: E402
+from wallets.models import Currency  # noqa: E402
+
+LONG_TIMERS = {"bet_seconds": 600, "act_seconds": 600, "bank_seconds": 600}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steps", type=int, default=500, help="moves to time (default 500)")
+    parser.add_argument("--json", action="store_true")
+    a = parser.parse_args()
+    settings.GAMES_BOT_SECONDS = 0
+    settings.GAMES_NEXT_HAND_SECONDS = 0
+    tasks.schedule_wake = lambda room_id, version, wake_at: None  # the wakes are run below, when nothing is to do
+    frames = 0
+
+    def frames_of(room_id, version, state, events, users, *rest):
+        nonlocal frames
+        for seat in [*users.values(), None]:
+            json.dumps(selectors.viewer_frame(room_id, version, state, events, seat), separators=(",", ":"))
+            frames += 1
+
+    broadcast.table_update = frames_of
+    tag = uuid.uuid4().hex[:8]
+    users = [get_user_model().objects.create_user(f"ccost-{tag}-{i}", None, None) for i in range(4)]
+    room = services.room_create(host=users[0], preset="ten-half", currency=Currency.POINTS, overrides=LONG_TIMERS)
+    by_pk = {u.pk: u for u in users}
+    commands = wakes = 0
+    try:
+        for u in users:
+            services.action_submit(room_id=room.pk, user=u, action="sit", args={"buy_in": room.buy_in_max})
+        services.action_submit(room_id=room.pk, user=users[0], action="start")
+        wall = time.perf_counter()
+        spent_wall = spent_cpu = 0.0
+        for _ in range(a.steps):
+            table = Table.objects.get(pk=room.pk)  # the client's side: what to play (not timed)
+            state = state_from_json(table.state)
+            move = None
+            for uid, seat in table.meta["users"].items():
+                decided = bot_decide(view(state, seat), "basic", state.rules)
+                if decided is not None:
+                    move = (by_pk[int(uid)], *decided)
+                    break
+            w0, c0 = time.perf_counter(), time.process_time()
+            if move is None:
+                services.table_wake(room_id=room.pk)  # between hands: the next one starts
+                wakes += 1
+            else:
+                user, action, args = move
+                services.action_submit(room_id=room.pk, user=user, action=action, args=args,
+                                       action_id=uuid.uuid4().hex)
+                commands += 1
+            spent_wall += time.perf_counter() - w0
+            spent_cpu += time.process_time() - c0
+        total_wall = time.perf_counter() - wall
+    finally:
+        services.room_close(room_id=room.pk, by=users[0])
+    result = {
+        "database": connection.vendor, "commands": commands, "wakes": wakes, "frames": frames,
+        "ms_per_command_wall": round(1000 * spent_wall / a.steps, 2),
+        "ms_per_command_cpu": round(1000 * spent_cpu / a.steps, 2),
+        "ms_per_step_with_client_wall": round(1000 * total_wall / a.steps, 2),
+    }
+    if a.json:
+        print(json.dumps(result))
+    else:
+        print(f"{connection.vendor}: {commands} commands and {wakes} wakes, {frames} viewer frames; per command "
+              f"(with its frames): {result['ms_per_command_wall']} ms wall, {result['ms_per_command_cpu']} ms CPU "
+              "in this process (the database's own CPU not included)")
+
+
+if __name__ == "__main__":
+    main()
