@@ -52,8 +52,8 @@ STACK_ENV = {
     "DEBUG": "0",
     "SECRET_KEY": "bench-only-" + "k" * 50,
     "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback, no TLS proxy in front
-    # A pool of connections per process (config/settings.py): persistent connections (DB_CONN_MAX_AGE=60) ran
-    # PostgreSQL out of connections at 500 tables, one connection per call (0) was slow (docs/performance.md).
+    # A pool of connections per process (config/settings.py): daphne runs each request and socket call on a
+    # thread of its own, which would otherwise open a connection per call (CONN_MAX_AGE=0) or keep one per thread.
     "DB_POOL": "1",
     "LOG_LEVEL": "WARNING",
     # Hands follow each other after 1 s instead of 6 s: tables spend their time playing, so the load is

@@ -101,7 +101,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif env_bool("DB_POOL", False):
     # psycopg's pool, a few connections per process shared by its threads: under daphne every request and
     # socket call runs in its own thread, so DB_CONN_MAX_AGE would keep one connection per thread until
-    # PostgreSQL runs out, and 0 opens a new one per call (docs/performance.md measures both).
+    # PostgreSQL runs out, and 0 opens a new one per call. Not measured side by side yet: `make bench` runs with the pool.
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2, "max_size": int(os.environ.get("DB_POOL_SIZE", "8")), "timeout": 30}
