@@ -6,6 +6,7 @@ refused with a `rate_limited` error; banned users cannot connect, muted users ca
 """
 
 import asyncio
+import gc
 import json
 import logging
 import time
@@ -38,6 +39,16 @@ CLOSE_TOO_BIG = 1009
 # the row locks of games.services keep two commands of one table in order, as across processes.
 _db_threads = (ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="table-db")
                if settings.GAMES_DB_THREADS else None)
+
+
+def db_threads_stop() -> None:
+    """End the pool's threads (their connections go with them) and start a fresh pool: the test session
+    calls it before it drops the test database, which a thread's idle connection would hold open."""
+    global _db_threads
+    if _db_threads is not None:
+        _db_threads.shutdown(wait=True)
+        _db_threads = ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="table-db")
+        gc.collect()  # a finished thread's connection closes when it is collected
 
 
 def db(func):

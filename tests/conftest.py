@@ -21,6 +21,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _socket_db_threads_stopped(django_db_setup):
+    """After the last test, before pytest-django drops the test database (this fixture depends on it, so it
+    ends first): the sockets' database threads (games/consumers.py) end, and their connections with them;
+    PostgreSQL refuses to drop a database that a connection still uses."""
+    yield
+    from games import consumers
+
+    consumers.db_threads_stop()
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     # Real hashing is slow and not what these tests are about.
