@@ -55,6 +55,7 @@ STACK_ENV = {
     # A pool of connections per process (config/settings.py): daphne runs each request and socket call on a
     # thread of its own, which would otherwise open a connection per call (CONN_MAX_AGE=0) or keep one per thread.
     "DB_POOL": "1",
+    "GAMES_DB_THREADS": "8",  # the sockets' database calls side by side (config/settings.py, docs/performance.md)
     "LOG_LEVEL": "WARNING",
     # Hands follow each other after 1 s instead of 6 s: tables spend their time playing, so the load is
     # the rate asked for, not less.
