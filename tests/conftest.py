@@ -32,6 +32,22 @@ def _socket_db_threads_stopped(django_db_setup):
     consumers.db_threads_stop()
 
 
+@pytest.fixture
+async def fresh_layer():
+    """For every test that opens sockets: a channel layer of the test's own event loop (channels_redis binds its
+    locks to the first loop that uses them; daphne has one loop for its life, each test here has its own, and a
+    layer left from an earlier test fails with "bound to a different event loop"), and afterwards the sockets'
+    database connection closed, so that the test database can be dropped at the end of the session."""
+    from channels.db import database_sync_to_async
+    from channels.layers import channel_layers
+    from django.db import connections
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+    await database_sync_to_async(connections.close_all)()
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     # Real hashing is slow and not what these tests are about.

@@ -6,6 +6,8 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from games.consumers import CLOSE_UNAUTHENTICATED
 
+pytestmark = pytest.mark.usefixtures("fresh_layer")
+
 
 async def test_websocket_from_a_foreign_origin_is_refused():
     comm = WebsocketCommunicator(application, "/ws/rooms/1234/", headers=[(b"origin", b"http://evil.example")])

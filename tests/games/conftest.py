@@ -7,10 +7,7 @@ never expire by themselves; `expire()` moves a table past its deadline to apply 
 import time
 
 import pytest
-from channels.db import database_sync_to_async
-from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
-from django.db import connections
 
 from games import services
 from games.models import Table
@@ -107,12 +104,3 @@ def assert_holds_match_table(room):
         assert Account.objects.get(pk=info["hold"]).balance == owned[seat_id], seat_id
 
 
-@pytest.fixture
-async def fresh_layer():
-    """For a test that opens sockets: a channel layer for its own event loop (channels_redis binds its locks to
-    the first loop that uses them), and afterwards the sockets' database connection closed, so that the test
-    database can be dropped."""
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-    await database_sync_to_async(connections.close_all)()

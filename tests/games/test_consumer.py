@@ -16,10 +16,8 @@ import random
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
@@ -167,14 +165,8 @@ async def close_all(tabs) -> None:
 
 
 @pytest.fixture(autouse=True)
-async def _one_loop_per_test():
-    """A fresh channel layer for each test's event loop: channels_redis binds its locks to the first loop
-    that uses them (daphne has one loop for its life; each test here has its own). Afterwards the
-    database connection of the thread the sockets used is closed, so the test database can be dropped."""
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-    await db(connections.close_all)()
+def _one_loop_per_test(fresh_layer):
+    """Every test here opens sockets: a channel layer of its own loop (tests/conftest.py)."""
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from tests.games.test_consumer import Closed, Tab
 from wallets.models import Account
 from wallets.selectors import balances_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
 db = database_sync_to_async
 
 
