@@ -441,6 +441,9 @@ def main() -> None:
     p.add_argument("--quiet-load", type=float, default=1.0, help="wait for a load average under this before a run")
     p.add_argument("--quiet-wait", type=float, default=60, help="... but at most this many seconds")
     p.add_argument("--no-doc", action="store_true", help="do not touch docs/performance.md")
+    p.add_argument("--quick", action="store_true",
+                   help="only HalfPoint's runs at --tables on the first layer, with a profile of the first: a "
+                        "before/after check of a change (no saturation search, no bare relay, no doc)")
     a = p.parse_args()
     a.steps = [int(x) for x in a.steps.split(",")]
     a.steps_bare = [int(x) for x in a.steps_bare.split(",")]
@@ -458,6 +461,9 @@ def main() -> None:
     run(["redis-cli", "-n", REDIS_URL.rsplit("/", 1)[1], "flushdb"])
 
     runner = Runner(a)
+    if a.quick:
+        quick(runner, a, layers[0])
+        return
     data = {"machine": machine(), "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "layer": layers[0],
             "seconds": a.seconds, "step_seconds": a.step_seconds, "workers": a.workers, "main": [], "bare": [],
             "layers": [], "saturation": [], "ratios": {}}
@@ -507,6 +513,26 @@ def main() -> None:
         write_doc(text)
         log(f"wrote {DOC.relative_to(ROOT)}")
     print(text)
+
+
+def quick(runner: Runner, a, layer: str) -> None:
+    stack = Stack("config.asgi:application", PORTS, layer, celery=True)
+    try:
+        runs = [runner.loadtest(stack, label=f"{layer} x{tables}", tables=int(tables), seconds=a.seconds,
+                                profile=i == 0) for i, tables in enumerate(a.tables.split(","))]
+    finally:
+        stack.stop()
+    print(RUN_HEADER)
+    for r in runs:
+        print(fmt_run(r))
+    profile = runs[0].get("profile")
+    if profile:
+        print("\nprofile of one daphne process, inclusive %:")
+        for name, pct in profile["inclusive"]:
+            print(f"  {pct:5.1f}  {name}")
+        print("self %:")
+        for name, pct in profile["self"]:
+            print(f"  {pct:5.1f}  {name}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -53,6 +53,7 @@ logger = logging.getLogger(__name__)
 RECENT_ACTIONS = 200
 AWAY_AFTER_HANDS = 3  # hands in a row played entirely by timeouts
 AWAY_RELEASE_SECONDS = 600
+PENDING_SLACK = 1.0  # seconds: a pending wake task this close to its time is the one running (`table_wake`)
 CHAT_MAX = 500
 BOT_NAMES = ("Ada", "Bao", "Cai", "Dee", "Eli", "Fei", "Gus", "Hui")
 
@@ -270,17 +271,42 @@ def _save(run: _Run) -> int:
     table.hand_id = latest
     table.deadline = _dt(run.state.deadline)
     table.wake_at = _dt(_wake_at(run))
-    table.save(update_fields=["state", "version", "meta", "hand", "deadline", "wake_at", "updated_at"])
 
-    from games import broadcast, tasks
+    from games import broadcast
 
     users = dict(meta["users"])
     is_open, started = room.is_open, meta["started"]
+    # On commit, in this order: this version's update goes out before a wake (run at once in eager mode) makes
+    # the next one.
     transaction.on_commit(lambda: broadcast.table_update(room.pk, version, after, events, users, is_open, started))
-    wake = table.wake_at
-    if wake is not None:
-        transaction.on_commit(lambda: tasks.schedule_wake(room.pk, version, wake))
+    _arm(run, version)
+    table.save(update_fields=["state", "version", "meta", "hand", "deadline", "wake_at", "wake_sent_at",
+                              "updated_at"])
     return version
+
+
+def _arm(run: _Run, version: int) -> None:
+    """Make sure a wake task will come at `table.wake_at` (sent on commit; the caller saves the row).
+
+    One task pending per table: most commands move the deadline later (the next turn's timer), and a task
+    per command meant a worker holding thousands of stale ETA tasks, a fifth of a core at 60 commands/s
+    (docs/performance.md). A new task goes out only when the wake comes before the pending one, or when the
+    pending one's time has passed (it is running, or it was lost with a worker). The pending task, when it
+    finds nothing due yet, re-arms for the table's real wake time (`table_wake`, `pending=True`).
+    Eager mode (tests) runs each wake at once, so nothing is ever pending there."""
+    from games import tasks
+
+    table, wake = run.table, run.table.wake_at
+    if wake is None:
+        return
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
+    if not eager:
+        sent = table.wake_sent_at
+        if sent is not None and _dt(run.now) < sent <= wake:
+            return  # the pending task comes first and re-arms
+        table.wake_sent_at = wake
+    room_id = table.pk
+    transaction.on_commit(lambda: tasks.schedule_wake(room_id, version, wake))
 
 
 def _move_chips(run: _Run, after: dict, events: list[dict], version: int) -> None:
@@ -760,10 +786,13 @@ def seat_leave(*, room_id: int, user) -> Result:
 # --- what the clock and the bots do (games/tasks.py calls this) -----------------------------------------
 
 
-def table_wake(*, room_id: int, version: int | None = None) -> str:
+def table_wake(*, room_id: int, version: int | None = None, pending: bool = False) -> str:
     """Do the one thing that is due at a table: a bot's move, the default action of an expired
     deadline, the next hand, releasing a seat away for too long. Compare-and-set: a call carrying
     a version does nothing once the table has moved on, so a task delivered twice applies once.
+    `pending`: the table's one pending wake task (`_arm`), sent without a version because commands
+    move the table on under it; it acts only once the table's wake time has come (so a copy, or a
+    task whose deadline a command moved later, does nothing) and otherwise re-arms for that time.
     Returns what it did (for logs and tests)."""
     with transaction.atomic():
         try:
@@ -774,6 +803,15 @@ def table_wake(*, room_id: int, version: int | None = None) -> str:
             return "stale"
         if not run.room.is_open:
             return "closed"
+        table = run.table
+        stored = (table.wake_at, table.wake_sent_at)
+        if pending:
+            now = _dt(run.now)
+            if table.wake_sent_at is not None and table.wake_sent_at <= now + timedelta(seconds=PENDING_SLACK):
+                table.wake_sent_at = None  # this is the pending task (or it is due this instant): it is taken
+            if table.wake_at is None or now < table.wake_at:
+                _rearm(run, stored)
+                return "early"
         try:
             did = _due(run)
         except EngineError as e:
@@ -783,24 +821,23 @@ def table_wake(*, room_id: int, version: int | None = None) -> str:
                          e.message)
             return "refused"
         if did == "nothing":
-            _rearm(run)
+            _rearm(run, stored)
             return did
         _save(run)
         return did
 
 
-def _rearm(run: _Run) -> None:
-    """Nothing was due: make sure the stored wake time is the real next one, so a stale time in the
-    past (a task that came early, a bot the engine refused) does not leave the table to the sweeper."""
-    from games import tasks
-
-    wake = _dt(_wake_at(run))
-    if wake == run.table.wake_at:
-        return
-    Table.objects.filter(pk=run.room.pk).update(wake_at=wake)
-    if wake is not None:
-        room_id, version = run.room.pk, run.table.version
-        transaction.on_commit(lambda: tasks.schedule_wake(room_id, version, wake))
+def _rearm(run: _Run, stored: tuple) -> None:
+    """Nothing was due: make sure the stored wake time is the real next one and that a task will come
+    for it, so a stale time in the past (a task that came early, a bot the engine refused) or a pending
+    task that came before a moved deadline does not leave the table to the sweeper."""
+    table = run.table
+    table.wake_at = _dt(_wake_at(run))
+    # Eager mode runs a wake at once: re-arming the same time again would run it again, for ever.
+    if not settings.CELERY_TASK_ALWAYS_EAGER or table.wake_at != stored[0]:
+        _arm(run, table.version)
+    if (table.wake_at, table.wake_sent_at) != stored:
+        Table.objects.filter(pk=run.room.pk).update(wake_at=table.wake_at, wake_sent_at=table.wake_sent_at)
 
 
 def _due(run: _Run) -> str:

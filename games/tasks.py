@@ -1,8 +1,9 @@
 """Celery tasks: the table's clock (timeouts, bots, the next hand) and the sweeper.
 
-Every task is idempotent: `table_wake` carries the table version it was scheduled for and does
-nothing once the table has moved on (compare-and-set, DESIGN.md house style 5), so a task
-delivered twice, late, or after a worker restart applies at most once. A task that never
+Every task is idempotent. A table has one pending wake task at a time (services._arm): it carries no
+version, and acts only once the table's stored wake time has come, so a copy delivered twice or late
+finds nothing due and re-arms instead. A task carrying a version (the sweeper's, an operator's) does
+nothing once the table has moved on (compare-and-set, DESIGN.md house style 5). A task that never
 arrives (a worker killed while holding it, a broker hiccup) is covered by `sweep`, which Celery
 beat runs every few seconds over the tables whose `wake_at` has passed.
 """
@@ -21,8 +22,8 @@ logger = logging.getLogger(__name__)
 
 
 @shared_task(name="games.table_wake", ignore_result=True)
-def table_wake(room_id: int, version: int | None = None) -> str:
-    return services.table_wake(room_id=room_id, version=version)
+def table_wake(room_id: int, version: int | None = None, pending: bool = False) -> str:
+    return services.table_wake(room_id=room_id, version=version, pending=pending)
 
 
 @shared_task(name="games.sweep", ignore_result=True)
@@ -50,12 +51,13 @@ _local = threading.local()
 
 
 def schedule_wake(room_id: int, version: int, wake_at: datetime) -> None:
-    """Ask a worker to wake the table at `wake_at` (called on commit)."""
+    """Ask a worker to wake the table at `wake_at` (called on commit). The task is the table's one pending
+    wake (services._arm): it carries no version, since the commands before its time move the table on."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         _run_inline(room_id, version)
         return
     try:
-        table_wake.apply_async((room_id, version), eta=wake_at)
+        table_wake.apply_async((room_id,), {"pending": True}, eta=wake_at)
     except Exception:  # the broker is down: the sweeper applies it once beat can reach the database
         logger.exception("could not schedule the wake of room %s v%s", room_id, version)
 

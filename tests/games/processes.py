@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import uuid
+from datetime import datetime
 from pathlib import Path
 
 from django.conf import settings as django_settings
@@ -273,15 +274,16 @@ class CeleryProcess:
         received = {tid for name, tid in RECEIVED.findall(self.text()) if name == task}
         return received - set(self.results(task))
 
-    def scheduled(self) -> list[list]:
-        """The arguments of the ETA tasks this worker holds in memory, asked over its broker (what
-        `celery inspect scheduled` shows)."""
+    def scheduled(self) -> list[tuple[list, dict, datetime]]:
+        """The arguments, keyword arguments and ETA of the ETA tasks this worker holds in memory, asked over
+        its broker (what `celery inspect scheduled` shows)."""
         from celery import Celery
 
         app = Celery("probe", broker=self.env["REDIS_URL"], set_as_current=False)
         with app.connection_for_write() as connection:
             replies = app.control.inspect([self.node], timeout=2, connection=connection).scheduled() or {}
-        return [list(entry["request"]["args"]) for entry in replies.get(self.node, [])]
+        return [(list(entry["request"]["args"]), entry["request"]["kwargs"], datetime.fromisoformat(entry["eta"]))
+                for entry in replies.get(self.node, [])]
 
     def wait_for(self, what: str, predicate, timeout: float = 30):
         def check():

@@ -89,9 +89,12 @@ def assert_swept_a_timeout(worker, room) -> None:
 
 
 def wait_for_timer(worker, room) -> None:
-    """The worker holds the timeout of the deadline now running (an ETA task in its memory), well before it is due."""
+    """The worker holds the timeout of the deadline now running (the table's one pending wake, an ETA task in its
+    memory), well before it is due."""
     t = table_of(room)
-    worker.wait_for("the worker to hold the timeout", lambda: [room.pk, t.version] in worker.scheduled(), timeout=10)
+    assert t.wake_sent_at == t.wake_at == t.deadline
+    worker.wait_for("the worker to hold the timeout", lambda: ([room.pk], {"pending": True}, t.wake_sent_at) in
+                    worker.scheduled(), timeout=10)
     assert time.time() < t.state["deadline"] - 2, "too slow: the deadline is about to pass"
 
 

@@ -1,0 +1,133 @@
+"""One pending wake task per table (games/services.py, `_arm`): commands that move the deadline later send no
+task; the pending task re-arms when it comes early, applies what is due once when it comes on time, and a
+wake that must come sooner, or a pending task that never ran, gets a new task.
+
+Celery is not eager here: the task a command would send is recorded (with its ETA) instead of queued, and
+the test delivers it by calling the service as the worker would."""
+
+from datetime import timedelta
+
+import pytest
+
+from games import services, tasks
+from tests.games.conftest import act, assert_holds_match_table, assert_ledger_clean, state, table
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the tasks go out on commit
+
+
+@pytest.fixture
+def sent(settings, monkeypatch):
+    """The wake tasks sent to the broker: (args, kwargs, eta)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    out = []
+    monkeypatch.setattr(tasks.table_wake, "apply_async",
+                        lambda args, kwargs=None, eta=None: out.append((args, kwargs, eta)))
+    return out
+
+
+def deliver(room, clock, when) -> str:
+    """The worker runs the pending task at its ETA."""
+    clock.advance(max(0.0, when.timestamp() - clock()))
+    return services.table_wake(room_id=room.pk, pending=True)
+
+
+def playing_table(cast, clock, sent, **overrides):
+    """Four players, alice banks, everyone has bet: the first challenger's turn, with `act_seconds` to act."""
+    room = services.room_create(host=cast["alice"], preset="ten-half",
+                                overrides={"bet_seconds": 600, "act_seconds": 600, **overrides})
+    for name in ("alice", "bob", "chen", "dara"):
+        services.seat_take(room_id=room.pk, user=cast[name], buy_in=500)
+    act(room, cast["alice"], "start")
+    act(room, cast["alice"], "open_bank", amount=500)
+    assert deliver(room, clock, table(room).wake_at) == "hand"  # the next hand, due at once
+    users = {seat: cast[name] for name in cast if (seat := table(room).meta["users"].get(str(cast[name].pk)))}
+    for seat_id, bet in state(room)["hand"]["bets"].items():
+        if not bet["confirmed"]:
+            act(room, users[seat_id], "bet", amount=10)
+    assert state(room)["phase"] == "playing"
+    return room, users
+
+
+def test_commands_that_move_the_deadline_later_send_no_new_task(cast, clock, sent):
+    room, users = playing_table(cast, clock, sent)
+    first = table(room)
+    assert first.wake_sent_at is not None and sent[-1][2] == first.wake_sent_at
+    count = len(sent)
+    stands = 0
+    while state(room)["phase"] == "playing" and stands < 2:
+        clock.advance(5)  # each turn's timer starts later than the last
+        act(room, users[state(room)["hand"]["turn"][0]], "stand")
+        stands += 1
+        assert table(room).wake_at > first.wake_sent_at  # the deadline moved later...
+    assert stands == 2
+    assert len(sent) == count  # ...and no task went out for it
+    assert table(room).wake_sent_at == first.wake_sent_at
+    assert sent[-1][0] == (room.pk,) and sent[-1][1] == {"pending": True}  # no version: commands move it on
+
+
+def test_the_pending_task_that_comes_before_a_moved_deadline_re_arms_for_it(cast, clock, sent):
+    room, users = playing_table(cast, clock, sent)
+    pending = table(room).wake_sent_at
+    clock.advance(5)
+    act(room, users[state(room)["hand"]["turn"][0]], "stand")
+    before = table(room)
+    count = len(sent)
+
+    assert deliver(room, clock, pending) == "early"
+    after = table(room)
+    assert after.version == before.version and after.state == before.state  # nothing applied
+    assert len(sent) == count + 1 and sent[-1][2] == after.wake_at == before.wake_at
+    assert after.wake_sent_at == after.wake_at
+
+
+def test_the_pending_task_on_time_applies_the_timeout_once_and_a_copy_does_nothing(cast, clock, sent):
+    room, users = playing_table(cast, clock, sent)
+    t = table(room)
+    turn = state(room)["hand"]["turn"][0]
+
+    assert deliver(room, clock, t.wake_at) == "timeout"
+    assert table(room).version == t.version + 1
+    assert state(room)["hand"]["turn"][0] != turn  # the timed-out challenger stood
+    assert services.table_wake(room_id=room.pk, pending=True) == "early"  # a copy of the same task
+    assert table(room).version == t.version + 1
+    assert table(room).wake_sent_at == sent[-1][2] == table(room).wake_at  # the next turn's timer is armed
+    assert_ledger_clean()
+    assert_holds_match_table(room)
+
+
+def test_a_wake_sooner_than_the_pending_one_gets_its_own_task(cast, clock, sent, settings):
+    settings.GAMES_NEXT_HAND_SECONDS = 5
+    room, users = playing_table(cast, clock, sent)
+    pending = table(room).wake_sent_at
+    count = len(sent)
+    while state(room)["phase"] == "playing":
+        act(room, users[state(room)["hand"]["turn"][0]], "stand")
+    t = table(room)
+    assert t.wake_at < pending  # the next hand, in 5 s, before the 600 s turn timer
+    assert len(sent) == count + 1 and sent[-1][2] == t.wake_at == t.wake_sent_at
+    assert deliver(room, clock, t.wake_at) == "hand"
+    assert state(room)["phase"] == "betting"
+
+
+def test_a_pending_task_that_never_ran_is_replaced_by_the_next_command(cast, clock, sent):
+    """A worker killed while holding the task: once its time has passed, the next command sends another
+    (the sweeper covers a table where nobody acts)."""
+    room, users = playing_table(cast, clock, sent)
+    lost = table(room).wake_sent_at
+    clock.advance(lost.timestamp() - clock() - 1)  # a second before the timeout; the task is lost meanwhile
+    act(room, users[state(room)["hand"]["turn"][0]], "stand")
+    clock.advance(2)
+    count = len(sent)
+    act(room, users[state(room)["hand"]["turn"][0]], "stand")
+    t = table(room)
+    assert t.wake_sent_at == t.wake_at > lost + timedelta(seconds=1)
+    assert len(sent) == count + 1 and sent[-1][2] == t.wake_at
+
+
+def test_a_versioned_task_still_does_nothing_once_the_table_moved_on(cast, clock, sent):
+    room, users = playing_table(cast, clock, sent)
+    version = table(room).version
+    act(room, users[state(room)["hand"]["turn"][0]], "stand")
+    clock.advance(601)
+    assert services.table_wake(room_id=room.pk, version=version) == "stale"
+    assert table(room).version == version + 1
