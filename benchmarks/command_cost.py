@@ -2,8 +2,8 @@
 
 Plays ten-half at one table of four accounts in the configured database (DATABASE_URL), every move
 decided by the engine's basic bot, sent through `services.action_submit` as a socket sends it; each
-broadcast is turned into the frames of the four seats and a spectator with the consumer's own code
-(`selectors.viewer_frame`), as the web processes would. No socket, no channel layer, no Celery (the
+broadcast is turned into the frames of the four seats and a spectator with the broadcast's own code
+(`selectors.update_frames`), as the committing process does. No socket, no channel layer, no Celery (the
 wakes that the commands schedule run inline when due): what is left is the work of our own code and
 of the database, per command, in wall time and in this process's CPU time. docs/performance.md
 compares it with what the live stack manages.
@@ -45,11 +45,9 @@ def main() -> None:
     tasks.schedule_wake = lambda room_id, version, wake_at: None  # the wakes are run below, when nothing is to do
     frames = 0
 
-    def frames_of(room_id, version, state, events, users, *rest):
+    def frames_of(room_id, version, state, events, users, is_open, started):
         nonlocal frames
-        for seat in [*users.values(), None]:
-            json.dumps(selectors.viewer_frame(room_id, version, state, events, seat), separators=(",", ":"))
-            frames += 1
+        frames += len(selectors.update_frames(version, state, events, sorted(set(users.values())), started))
 
     broadcast.table_update = frames_of
     tag = uuid.uuid4().hex[:8]

@@ -1,8 +1,9 @@
 """Messages to a room's connections, sent after commit (DESIGN.md, "Broadcast after commit, versioned").
 
-One group message per command carries the new state (secrets included: it stays between server
-processes) and the events; every consumer turns it into its own viewer's view and redacted events
-(games/consumers.py). Channel layers deliver at most once: a lost message is repaired by the
+One group message per command carries the `update` frame of every viewer, made once by the process
+that committed the command (games/selectors.py, `update_frames`): each seat's own, and the spectators'.
+Every consumer sends the one of its viewer as it is (games/consumers.py): no consumer decodes the table
+state, and a face-down card is only ever in the frame of its owner's seat. Channel layers deliver at most once: a lost message is repaired by the
 consumers' version check and the snapshot (games/consumers.py, `_watch`).
 """
 
@@ -10,6 +11,8 @@ import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from games.engine import TableState
 
 logger = logging.getLogger(__name__)
 
@@ -28,10 +31,14 @@ def _send(room_id: int, message: dict) -> None:
         logger.exception("broadcast to room %s failed", room_id)
 
 
-def table_update(room_id: int, version: int, state: dict, events: list[dict], users: dict, is_open: bool,
+def table_update(room_id: int, version: int, state: TableState, events: list[dict], users: dict, is_open: bool,
                  started: bool) -> None:
-    _send(room_id, {"type": "table.update", "version": version, "state": state, "events": events,
-                    "users": users, "open": is_open, "started": started})
+    """`users` maps user ids to their seat ids: a connection finds its seat, and its frame, there."""
+    from games.selectors import update_frames
+
+    frames = update_frames(version, state, events, sorted(set(users.values())), started)
+    _send(room_id, {"type": "table.update", "version": version, "frames": frames, "users": users,
+                    "open": is_open})
 
 
 def chat(room_id: int, message) -> None:

@@ -206,10 +206,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         seat_id = event["users"].get(str(self.scope["user"].pk))
         sat_down = seat_id is not None and seat_id != self.seat_id
         self.seat_id = seat_id
-        frame = selectors.viewer_frame(self.room.pk, event["version"], event["state"], event["events"], self.seat_id)
-        frame["started"] = event.get("started", False)  # hands follow one another (the host pressed start)
+        frames = event["frames"]
         self.version = event["version"]
-        await self.send_json(frame)
+        await self.send(text_data=frames.get(seat_id or "", frames[""]))  # made once per command (broadcast.py)
         if sat_down:
             # presence_set ran at connect, before this seat existed: the new seat is connected (this socket).
             seat_id = await db(services.presence_set)(

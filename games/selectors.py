@@ -4,12 +4,13 @@ Everything that reaches a player goes through `engine.view` (the live table) or 
 (a hand, only once it is over): the stored state and events hold face-down cards.
 """
 
+import json
 from collections import OrderedDict
 
 from django.urls import reverse
 
 from games.broadcast import chat_json
-from games.engine import redact_event, state_from_json, view
+from games.engine import TableState, redact_event, state_from_json, view
 from games.models import ChatMessage, Hand, HandEvent, HandSeat, Room, Seat, Table
 
 CHAT_HISTORY = 50
@@ -45,11 +46,17 @@ def room_info(room: Room, *, started: bool | None = None) -> dict:
     return info
 
 
-def viewer_frame(room_id: int, version: int, state_json: dict, events: list[dict], seat_id: str | None) -> dict:
-    """The `update` frame for one viewer: their view and the events as they may see them."""
-    state = state_at(room_id, version, state_json)
-    shown = [e for e in (redact_event(e, seat_id) for e in events) if e is not None]
-    return {"type": "update", "version": version, "view": view(state, seat_id), "events": shown}
+def update_frames(version: int, state: TableState, events: list[dict], seat_ids, started: bool) -> dict[str, str]:
+    """The `update` frame of every viewer, as the text the socket sends: one per seat id in `seat_ids`, and
+    one under "" for everyone else (spectators). Made once per command by the process that committed it,
+    so that each connection only picks its own text (games/broadcast.py, games/consumers.py)."""
+    frames = {}
+    for seat_id in (*seat_ids, None):
+        shown = [e for e in (redact_event(e, seat_id) for e in events) if e is not None]
+        frame = {"type": "update", "version": version, "view": view(state, seat_id, detached=False),
+                 "events": shown, "started": started}
+        frames[seat_id or ""] = json.dumps(frame, separators=(",", ":"))
+    return frames
 
 
 def snapshot(room: Room, user) -> dict:

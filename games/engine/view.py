@@ -91,8 +91,10 @@ def _hand_view(s: TableState, viewer: str | None) -> dict | None:
     }
 
 
-def view(state: TableState, viewer: str | None = None) -> dict:
-    """Everything ``viewer`` (a seat id; None or an unknown id is a spectator) may see, as JSON."""
+def view(state: TableState, viewer: str | None = None, *, detached: bool = True) -> dict:
+    """Everything ``viewer`` (a seat id; None or an unknown id is a spectator) may see, as JSON.
+    ``detached=False`` skips the deep copy: the dict then shares lists with the state, and is for
+    serializing at once, never for keeping or changing (the live tables' frames, games/selectors.py)."""
     import json
 
     s = state
@@ -120,7 +122,7 @@ def view(state: TableState, viewer: str | None = None) -> dict:
         "legal_actions": legal_actions(s, vid),
         "next_rules": s.next_rules.to_json() if s.next_rules else None,
     }
-    return json.loads(json.dumps(out))
+    return json.loads(json.dumps(out)) if detached else out
 
 
 def redact_event(event: dict, viewer: str | None) -> dict | None:

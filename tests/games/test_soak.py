@@ -8,7 +8,7 @@ with random joins, leaves, kicks, top-ups, refreshes, bank passes and timeouts.
   played to WebSocket tabs (every seated player and a spectator) that reconnect and ask for snapshots at
   random; every frame they receive is scanned.
 - Privacy: every update the server broadcasts, at any table, is turned into each viewer's frame with the
-  consumer's own code (selectors.viewer_frame) and scanned, as are the snapshots of random refreshes and
+  code the consumers' frames come from (selectors.update_frames) and scanned, as are the snapshots of random refreshes and
   every real socket frame: no face-down card of another seat, no discarded card of another seat and no
   card of the stock is ever in one.
 - Beans: wallet_audit is clean after every 100 hands and at the end; every hold equals what its seat
@@ -20,6 +20,7 @@ while working on it. The figures (hands, seconds, hands/s, commands) are printed
 
 import asyncio
 import contextlib
+import json
 import multiprocessing
 import os
 import random
@@ -35,7 +36,7 @@ from django.db import connections
 from django.db.models import Sum
 
 from games import broadcast, selectors, services, tasks
-from games.engine import view
+from games.engine import state_to_json, view
 from games.models import Room, Table
 from tests.games.conftest import assert_holds_match_table, assert_ledger_clean, expire, make_player
 from tests.games.test_consumer import Closed, Tab, card_strings, random_moves
@@ -134,13 +135,13 @@ class Privacy:
             self.versions += 1
             if room_id in self.watched:
                 self.socket_hands += over
-        secrets = secrets_of(state, aside, users)
+        secrets = secrets_of(state_to_json(state), aside, users)
         secrets.public = frozenset(c for e in events if e["type"] == "bank_draw" for c in e["cards"].values())
         if room_id in self.watched:
             self.kept[(room_id, version)] = secrets
-        for seat_id in {*users.values(), None}:
-            frame = selectors.viewer_frame(room_id, version, state, events, seat_id)
-            self.check(frame, secrets.hidden_from(seat_id), f"room {room_id} v{version} seat {seat_id}")
+        for key, text in selectors.update_frames(version, state, events, sorted(set(users.values())), True).items():
+            seat_id = key or None
+            self.check(json.loads(text), secrets.hidden_from(seat_id), f"room {room_id} v{version} seat {seat_id}")
 
     def check(self, frame: dict, hidden: set, where: str) -> None:
         leaked = hidden & card_strings(frame, set())
