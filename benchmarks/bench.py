@@ -444,7 +444,10 @@ def main() -> None:
     p.add_argument("--quick", action="store_true",
                    help="only HalfPoint's runs at --tables on the first layer, with a profile of the first: a "
                         "before/after check of a change (no saturation search, no bare relay, no doc)")
+    p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                   help="a setting of the measured servers, over the defaults above (repeatable)")
     a = p.parse_args()
+    STACK_ENV.update(item.split("=", 1) for item in a.env)
     a.steps = [int(x) for x in a.steps.split(",")]
     a.steps_bare = [int(x) for x in a.steps_bare.split(",")]
     layers = a.layers.split(",")

@@ -7,10 +7,13 @@ state, and a face-down card is only ever in the frame of its owner's seat. Chann
 consumers' version check and the snapshot (games/consumers.py, `_watch`).
 """
 
+import asyncio
 import logging
+import os
+import threading
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.engine import TableState
 
@@ -26,9 +29,40 @@ def _send(room_id: int, message: dict) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group_name(room_id), message)
+        _group_send(layer, group_name(room_id), message)
     except Exception:  # the layer being down must not undo a committed command; clients resync
         logger.exception("broadcast to room %s failed", room_id)
+
+
+# A Celery worker (the clock's wakes, the next hand) is not inside a server's event loop. There async_to_sync
+# would start a new event loop for every call, and channels_redis a new Redis connection with it: the worker
+# spent about a quarter of a core on its few wakes a second (docs/performance.md). It gets one loop of its own,
+# on a thread, for its life instead. In a web process, a database thread (inside sync_to_async) hands the call
+# to the server's loop, as before; the in-memory layer (`make run`, tests) stays on async_to_sync too, since its
+# queues belong to the loop that reads them.
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_pid = 0
+_loop_lock = threading.Lock()
+
+
+def _in_server_thread() -> bool:
+    return getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()
+
+
+def _own_loop() -> asyncio.AbstractEventLoop:
+    global _loop, _loop_pid
+    with _loop_lock:
+        if _loop is None or _loop_pid != os.getpid():  # a forked child (Celery's pool) starts its own
+            _loop, _loop_pid = asyncio.new_event_loop(), os.getpid()
+            threading.Thread(target=_loop.run_forever, name="broadcast-loop", daemon=True).start()
+        return _loop
+
+
+def _group_send(layer, group: str, message: dict) -> None:
+    if _in_server_thread() or isinstance(layer, InMemoryChannelLayer):
+        async_to_sync(layer.group_send)(group, message)
+    else:
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _own_loop()).result(timeout=10)
 
 
 def table_update(room_id: int, version: int, state: TableState, events: list[dict], users: dict, is_open: bool,
@@ -63,7 +97,7 @@ def to_user(user_id: int, kind: str) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(user_group(user_id), {"type": kind})
+        _group_send(layer, user_group(user_id), {"type": kind})
     except Exception:
         logger.exception("message to user %s failed", user_id)
 
