@@ -3,8 +3,9 @@
 One group message per command carries the `update` frame of every viewer, made once by the process
 that committed the command (games/selectors.py, `update_frames`): each seat's own, and the spectators'.
 Every consumer sends the one of its viewer as it is (games/consumers.py): no consumer decodes the table
-state, and a face-down card is only ever in the frame of its owner's seat. Channel layers deliver at most once: a lost message is repaired by the
-consumers' version check and the snapshot (games/consumers.py, `_watch`).
+state, and a face-down card is only ever in the frame of its owner's seat. Channel layers deliver at most
+once: a lost message is repaired by the consumers' version check and the snapshot (games/consumers.py,
+`_watch`).
 """
 
 import asyncio
@@ -36,8 +37,8 @@ def _send(room_id: int, message: dict) -> None:
 
 # A Celery worker (the clock's wakes, the next hand) is not inside a server's event loop. There async_to_sync
 # would start a new event loop for every call, and channels_redis a new Redis connection with it: 4.8 ms of CPU
-# a broadcast, against 0.3 ms on a loop kept for the process's life (docs/performance.md). It gets one loop of its own,
-# on a thread, for its life instead. In a web process, a database thread (inside sync_to_async) hands the call
+# a broadcast, against 0.3 ms on a loop kept for the process's life (docs/performance.md). So it gets one loop
+# of its own, on a thread, for its life. In a web process, a database thread (inside sync_to_async) hands the call
 # to the server's loop, as before; the in-memory layer (`make run`, tests) stays on async_to_sync too, since its
 # queues belong to the loop that reads them.
 _loop: asyncio.AbstractEventLoop | None = None

@@ -7,9 +7,9 @@ with random joins, leaves, kicks, top-ups, refreshes, bank passes and timeouts.
   players seated at several tables are locked from different processes. One table of each game is also
   played to WebSocket tabs (every seated player and a spectator) that reconnect and ask for snapshots at
   random; every frame they receive is scanned.
-- Privacy: every update the server broadcasts, at any table, is turned into each viewer's frame with the
-  code the consumers' frames come from (selectors.update_frames) and scanned, as are the snapshots of random refreshes and
-  every real socket frame: no face-down card of another seat, no discarded card of another seat and no
+- Privacy: every update the server broadcasts, at any table, is turned into each viewer's frame by the
+  code the sockets' frames come from (selectors.update_frames) and scanned, as are the snapshots of random
+  refreshes and every real socket frame: no face-down card of another seat, no discarded card of another seat and no
   card of the stock is ever in one.
 - Beans: wallet_audit is clean after every 100 hands and at the end; every hold equals what its seat
   owns; once every room is closed, the players hold exactly the beans they were given.
