@@ -199,6 +199,7 @@ class _Run:
         self.now = _now()
         self.chips_in: dict[str, int] = {}  # seat id -> chips this command put into its hold first
         self.left_seats: dict[str, dict] = {}  # seats removed by this command (their meta, for the record)
+        self.start_refused = False  # the engine refused the hand this run tried to start (`_due`)
 
     def apply(self, actor: str, action: str, args: dict | None = None) -> list[dict]:
         self.state, events = apply(self.state, Command(actor=actor, action=action, args=args or {}, now=self.now))
@@ -264,6 +265,10 @@ def _save(run: _Run) -> int:
 
     if any(e["type"] == "hand_over" for e in events):
         meta["hand_over_at"] = run.now
+    if events and not run.start_refused:
+        # Something happened (a top-up, a seat, the bank): the next hand is tried again. The bots an AI room
+        # replaced just before the engine refused its hand (`_start_hand`) are not that.
+        meta.pop("start_refused", None)
     meta["next_hand_at"] = _next_hand_at(run)
     table.state = after
     table.version = version
@@ -423,7 +428,7 @@ def _next_hand_at(run: _Run) -> float | None:
     s, meta = run.state, run.meta
     if not meta["started"] or s.phase not in ("waiting", "between_hands") or s.pending is not None:
         return None
-    if not _can_start(run):
+    if not _can_start(run) or meta.get("start_refused"):
         return None
     if meta["next_hand_at"] is not None:
         return meta["next_hand_at"]
@@ -863,8 +868,12 @@ def _due(run: _Run) -> str:
         if s.phase in ("waiting", "between_hands") and s.pending is None and _can_start(run):
             try:
                 _start_hand(run)
-            except EngineError:
+            except EngineError as e:
+                # The engine's own reason (no challenger who can cover a stake, an empty bank): no new time
+                # until something happens at the table (`_next_hand_at`), or the wake would come back for ever.
                 meta["next_hand_at"] = None
+                meta["start_refused"] = e.code
+                run.start_refused = True
                 return "no_hand"
             return "hand"
         meta["next_hand_at"] = None

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from games import services, tasks
-from tests.games.conftest import act, assert_holds_match_table, assert_ledger_clean, state, table
+from tests.games.conftest import act, assert_holds_match_table, assert_ledger_clean, expire, state, table
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the tasks go out on commit
 
@@ -131,3 +131,38 @@ def test_a_versioned_task_still_does_nothing_once_the_table_moved_on(cast, clock
     clock.advance(601)
     assert services.table_wake(room_id=room.pk, version=version) == "stale"
     assert table(room).version == version + 1
+
+
+def test_a_hand_the_engine_refuses_to_start_waits_for_the_table_to_change(cast, clock, sent):
+    """A challenger whose stack cannot cover the smallest stake (Chinese Blackjack caps a stake at a third of
+    the stack): the services count two players, the engine refuses the hand (not_enough_players). The table
+    must not be woken again and again for that (in eager mode, with no pause between hands, it was a loop for
+    ever: the soak's hang); a top-up tries again, and deals."""
+    room = services.room_create(host=cast["alice"], preset="ban-luck", buy_in_min=1,
+                                overrides={"bet_seconds": 600, "act_seconds": 600})
+    for name in ("alice", "chen"):
+        services.seat_take(room_id=room.pk, user=cast[name], buy_in=500)
+    act(room, cast["alice"], "start")  # the host banks (Chinese Blackjack's default)
+    assert state(room)["phase"] not in ("waiting", "between_hands")
+    services.seat_take(room_id=room.pk, user=cast["bob"], buy_in=2)  # for the next hand: a stake of 2 // 3 = 0
+    act(room, cast["chen"], "leave")  # after this hand
+    while state(room)["phase"] not in ("waiting", "between_hands"):
+        expire(room, clock)
+    assert state(room)["banker"] is not None and len(state(room)["seats"]) == 2
+    assert deliver(room, clock, table(room).wake_at) == "no_hand"
+    refused = table(room)
+    assert refused.meta["next_hand_at"] is None and refused.wake_at is None  # no wake is armed any more
+    assert refused.meta["start_refused"] == "not_enough_players"
+    count = len(sent)
+    clock.advance(3600)
+    assert services.table_wake(room_id=room.pk, pending=True) == "early"  # a late copy finds nothing due
+    assert table(room).version == refused.version and len(sent) == count
+
+    act(room, cast["bob"], "top_up", amount=100)
+    after = table(room)
+    assert "start_refused" not in after.meta and after.wake_at is not None
+    assert len(sent) == count + 1 and sent[-1][2] == after.wake_at
+    assert deliver(room, clock, after.wake_at) == "hand"
+    assert state(room)["phase"] == "betting"
+    assert_ledger_clean()
+    assert_holds_match_table(room)
