@@ -48,6 +48,7 @@ def rules_stats(key: str, preset: str, overrides: dict) -> None:
 
 
 _local = threading.local()
+INLINE_WAKES_MAX = 2000  # eager mode: a bot hand is a few dozen wakes; a chain this long never ends
 
 
 def schedule_wake(room_id: int, version: int, wake_at: datetime) -> None:
@@ -71,8 +72,13 @@ def _run_inline(room_id: int, version: int) -> None:
         return
     _local.queue = queue = deque([(room_id, version)])
     try:
-        while queue:
+        for _ in range(INLINE_WAKES_MAX):
+            if not queue:
+                return
             services.table_wake(room_id=queue[0][0], version=queue[0][1])
             queue.popleft()
+        # A table that is due again each time it is woken is a bug (with workers, a task a second for ever):
+        # fail loudly rather than loop (a refused hand start did this once: services.start_refused).
+        raise RuntimeError(f"{INLINE_WAKES_MAX} wakes in a row, the last at room {queue[0][0]}: a wake loop")
     finally:
         _local.queue = None

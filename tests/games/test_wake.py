@@ -166,3 +166,21 @@ def test_a_hand_the_engine_refuses_to_start_waits_for_the_table_to_change(cast, 
     assert state(room)["phase"] == "betting"
     assert_ledger_clean()
     assert_holds_match_table(room)
+
+
+def test_an_eager_wake_loop_fails_loudly_instead_of_hanging(monkeypatch):
+    """Eager mode (tests, debugging) runs wakes one after another: a table due again every time it is woken
+    is a bug, and it must end the chain with an error, not spin for ever."""
+    woken = []
+
+    def due_again(*, room_id, version):
+        woken.append(version)
+        tasks._run_inline(room_id, version + 1)  # what a save that arms a wake due now does
+
+    monkeypatch.setattr(services, "table_wake", due_again)
+    with pytest.raises(RuntimeError, match="wake loop"):
+        tasks._run_inline(7, 1)
+    assert len(woken) == tasks.INLINE_WAKES_MAX and woken[:3] == [1, 2, 3]
+    monkeypatch.setattr(services, "table_wake", lambda *, room_id, version: woken.append(-version))
+    tasks._run_inline(9, 5)  # the chain state was reset: a plain wake runs once
+    assert woken[-1] == -5
