@@ -20,10 +20,13 @@ while working on it. The figures (hands, seconds, hands/s, commands) are printed
 
 import asyncio
 import contextlib
+import faulthandler
 import json
 import multiprocessing
 import os
 import random
+import signal
+import tempfile
 import threading
 import time
 import traceback
@@ -459,6 +462,9 @@ def worker_round(soak: Soak, lives: list[Live], privacy: Privacy, target: int) -
 def driver(conn, w: int, lives: list[Live], players: list, privacy: Privacy, clock: SharedClock) -> None:
     """A driver process (forked: it has the test's settings and patches). Plays its tables round after round,
     each until the target hands it receives, and sends back "done"; then its figures, or a traceback."""
+    # A driver that stops answering is asked for its threads' stacks (`reply`): they go to this file.
+    stacks = open(stack_file(os.getpid()), "w")  # noqa: SIM115 (open for the process's life)
+    faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
     try:
         soak = Soak(random.Random(f"{SEED}:{w}"), clock, players)
         while (target := conn.recv()) is not None:
@@ -471,6 +477,25 @@ def driver(conn, w: int, lives: list[Live], players: list, privacy: Privacy, clo
         conn.send(("error", traceback.format_exc()))
     finally:
         connections.close_all()
+        faulthandler.unregister(signal.SIGUSR1)
+        stacks.close()
+        os.unlink(stacks.name)
+
+
+def what_it_waits_for(process) -> str:
+    """The stacks of a driver that hangs, and what every database session of the test waits for."""
+    stacks = "(no stacks: the driver is gone)"
+    if process.is_alive():
+        os.kill(process.pid, signal.SIGUSR1)
+        time.sleep(2)
+        with open(stack_file(process.pid)) as f:
+            stacks = f.read()
+    with connections["default"].cursor() as cursor:
+        cursor.execute("SELECT pid, state, wait_event_type, wait_event, pg_blocking_pids(pid), "
+                       "now() - xact_start, left(query, 300) FROM pg_stat_activity WHERE datname = current_database()")
+        sessions = "\n".join(map(str, cursor.fetchall()))
+    connections.close_all()
+    return f"driver pid {process.pid} stacks:\n{stacks}\ndatabase sessions:\n{sessions}"
 
 
 def start_drivers(shares, players, privacy, clock) -> list:
@@ -485,9 +510,13 @@ def start_drivers(shares, players, privacy, clock) -> list:
     return drivers
 
 
-def reply(conn, timeout: float = 600) -> tuple[str, object]:
+def stack_file(pid: int) -> str:
+    return os.path.join(tempfile.gettempdir(), f"soak-driver-{pid}.stack")
+
+
+def reply(process, conn, timeout: float = 600) -> tuple[str, object]:
     if not conn.poll(timeout):
-        raise AssertionError(f"a driver said nothing for {timeout} s")
+        raise AssertionError(f"a driver said nothing for {timeout} s:\n{what_it_waits_for(process)}")
     kind, payload = conn.recv()
     if kind == "error":
         raise AssertionError(f"a driver failed:\n{payload}")
@@ -535,8 +564,8 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
                 conn.send(target)
             while privacy.hands < target:
                 await watched_step(here, here.rng.choice(watched), privacy)
-            for _process, conn in drivers:
-                await loop.run_in_executor(None, reply, conn)
+            for process, conn in drivers:
+                await loop.run_in_executor(None, reply, process, conn)
             # Every driver is between commands: the ledger is read at rest.
             t0 = time.monotonic()
             await db(audit_all)(lives)
@@ -544,9 +573,9 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
             audits += 1
         played = privacy.hands
         playing_seconds = time.monotonic() - started
-        for _process, conn in drivers:
+        for process, conn in drivers:
             conn.send(None)
-            figures.append((await loop.run_in_executor(None, reply, conn))[1])
+            figures.append((await loop.run_in_executor(None, reply, process, conn))[1])
 
         for live in watched:
             await sync_tabs(live)
