@@ -67,11 +67,11 @@ def _group_send(layer, group: str, message: dict) -> None:
 
 
 def table_update(room_id: int, version: int, state: TableState, events: list[dict], users: dict, is_open: bool,
-                 started: bool) -> None:
+                 started: bool, stalled: str | None = None) -> None:
     """`users` maps user ids to their seat ids: a connection finds its seat, and its frame, there."""
     from games.selectors import update_frames
 
-    frames = update_frames(version, state, events, sorted(set(users.values())), started)
+    frames = update_frames(version, state, events, sorted(set(users.values())), started, stalled)
     _send(room_id, {"type": "table.update", "version": version, "frames": frames, "users": users,
                     "open": is_open})
 

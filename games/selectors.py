@@ -46,15 +46,17 @@ def room_info(room: Room, *, started: bool | None = None) -> dict:
     return info
 
 
-def update_frames(version: int, state: TableState, events: list[dict], seat_ids, started: bool) -> dict[str, str]:
+def update_frames(version: int, state: TableState, events: list[dict], seat_ids, started: bool,
+                  stalled: str | None = None) -> dict[str, str]:
     """The `update` frame of every viewer, as the text the socket sends: one per seat id in `seat_ids`, and
     one under "" for everyone else (spectators). Made once per command by the process that committed it,
-    so that each connection only picks its own text (games/broadcast.py, games/consumers.py)."""
+    so that each connection only picks its own text (games/broadcast.py, games/consumers.py).
+    `stalled`: why the engine refused the next hand (games/services.py, `start_refused`), until the table changes."""
     frames = {}
     for seat_id in (*seat_ids, None):
         shown = [e for e in (redact_event(e, seat_id) for e in events) if e is not None]
         frame = {"type": "update", "version": version, "view": view(state, seat_id, detached=False),
-                 "events": shown, "started": started}
+                 "events": shown, "started": started, "stalled": stalled}
         frames[seat_id or ""] = json.dumps(frame, separators=(",", ":"))
     return frames
 
@@ -70,7 +72,7 @@ def snapshot(room: Room, user) -> dict:
     return {
         "type": "snapshot", "version": table.version, "room": room_info(room, started=table.meta.get("started", False)),
         "me": {"user": user.pk, "name": user.public_name, "seat": seat_id},
-        "view": view(state, seat_id), "presence": presence,
+        "view": view(state, seat_id), "presence": presence, "stalled": table.meta.get("start_refused"),
         "chat": [chat_json(m) for m in reversed(list(chat))],
     }
 

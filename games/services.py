@@ -280,11 +280,12 @@ def _save(run: _Run) -> int:
     from games import broadcast
 
     users = dict(meta["users"])
-    is_open, started = room.is_open, meta["started"]
+    is_open, started, stalled = room.is_open, meta["started"], meta.get("start_refused")
     state = run.state  # the last step of the command: nothing changes it after this
     # On commit, in this order: this version's update goes out before a wake (run at once in eager mode) makes
     # the next one.
-    transaction.on_commit(lambda: broadcast.table_update(room.pk, version, state, events, users, is_open, started))
+    transaction.on_commit(
+        lambda: broadcast.table_update(room.pk, version, state, events, users, is_open, started, stalled))
     _arm(run, version)
     table.save(update_fields=["state", "version", "meta", "hand", "deadline", "wake_at", "wake_sent_at",
                               "updated_at"])

@@ -8,7 +8,7 @@ const $ = (sel, root = document) => root.querySelector(sel);
 const fmt = (s, o) => interpolate(s, o, true);
 
 const S = {
-  version: -1, view: null, room: null, me: null, presence: {}, names: {}, started: false,
+  version: -1, view: null, room: null, me: null, presence: {}, names: {}, started: false, stalled: null,
   skew: cfg.server_now - Date.now() / 1000, busy: null, busyUntil: null, inputs: {}, feed: [], unread: 0,
   actionsKey: "",
 };
@@ -110,6 +110,7 @@ function onFrame(f) {
       S.room = f.room;
       S.me = f.me;
       S.started = !!f.room.started;
+      S.stalled = f.stalled || null;
       S.presence = f.presence || {};
       setView(f.view);
       $("#chat-list").textContent = "";
@@ -121,6 +122,7 @@ function onFrame(f) {
       if (f.version <= S.version) return;
       if (S.version >= 0 && f.version > S.version + 1) socket.send({ type: "snapshot" }); // a gap: resync
       S.version = f.version;
+      S.stalled = f.stalled || null;
       setView(f.view);
       for (const e of f.events || []) onEvent(e);
       render();
@@ -261,6 +263,13 @@ function statusLine() {
     return [fmt(gettext("%(name)s decides on the bank"), { name: name(v.pending.seat) }), false];
   }
   if (v.phase === "waiting" && !v.banker && legal("open_bank")) return [gettext("Nobody holds the bank: open it"), true];
+  if (S.started && S.stalled && ["waiting", "between_hands"].includes(v.phase)) {
+    // The engine refused the next hand (games/services.py, start_refused): say why, until the table changes.
+    return [{
+      not_enough_players: gettext("The next hand waits for a challenger who can cover a stake: top up, or wait for players."),
+      bank_empty: gettext("The next hand waits: the bank is empty."),
+    }[S.stalled] || gettext("The next hand cannot start yet."), false];
+  }
   if (v.phase === "between_hands" && v.hand && v.hand.over) {
     return [S.started ? gettext("Hand over. The next hand starts soon.") : gettext("Hand over."), false];
   }

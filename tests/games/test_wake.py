@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from games import services, tasks
+from games import selectors, services, tasks
 from tests.games.conftest import act, assert_holds_match_table, assert_ledger_clean, expire, state, table
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the tasks go out on commit
@@ -153,6 +153,7 @@ def test_a_hand_the_engine_refuses_to_start_waits_for_the_table_to_change(cast, 
     refused = table(room)
     assert refused.meta["next_hand_at"] is None and refused.wake_at is None  # no wake is armed any more
     assert refused.meta["start_refused"] == "not_enough_players"
+    assert selectors.snapshot(room, cast["bob"])["stalled"] == "not_enough_players"  # the table says why
     count = len(sent)
     clock.advance(3600)
     assert services.table_wake(room_id=room.pk, pending=True) == "early"  # a late copy finds nothing due
@@ -161,6 +162,7 @@ def test_a_hand_the_engine_refuses_to_start_waits_for_the_table_to_change(cast, 
     act(room, cast["bob"], "top_up", amount=100)
     after = table(room)
     assert "start_refused" not in after.meta and after.wake_at is not None
+    assert selectors.snapshot(room, cast["bob"])["stalled"] is None
     assert len(sent) == count + 1 and sent[-1][2] == after.wake_at
     assert deliver(room, clock, after.wake_at) == "hand"
     assert state(room)["phase"] == "betting"
