@@ -72,13 +72,14 @@ def _run_inline(room_id: int, version: int) -> None:
         return
     _local.queue = queue = deque([(room_id, version)])
     try:
-        for _ in range(INLINE_WAKES_MAX):
-            if not queue:
-                return
+        wakes = 0
+        while queue:
+            if wakes == INLINE_WAKES_MAX:
+                # A table due again each time it is woken is a bug (with workers, a task a second for ever):
+                # fail loudly rather than loop (a refused hand start did this once: services.start_refused).
+                raise RuntimeError(f"{wakes} wakes in a row, the next at room {queue[0][0]}: a wake loop")
             services.table_wake(room_id=queue[0][0], version=queue[0][1])
             queue.popleft()
-        # A table that is due again each time it is woken is a bug (with workers, a task a second for ever):
-        # fail loudly rather than loop (a refused hand start did this once: services.start_refused).
-        raise RuntimeError(f"{INLINE_WAKES_MAX} wakes in a row, the last at room {queue[0][0]}: a wake loop")
+            wakes += 1
     finally:
         _local.queue = None

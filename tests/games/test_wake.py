@@ -186,3 +186,13 @@ def test_an_eager_wake_loop_fails_loudly_instead_of_hanging(monkeypatch):
     monkeypatch.setattr(services, "table_wake", lambda *, room_id, version: woken.append(-version))
     tasks._run_inline(9, 5)  # the chain state was reset: a plain wake runs once
     assert woken[-1] == -5
+
+    def chain(*, room_id, version):  # a long chain that ends by itself, just at the bound
+        woken.append(version)
+        if version < tasks.INLINE_WAKES_MAX:
+            tasks._run_inline(room_id, version + 1)
+
+    monkeypatch.setattr(services, "table_wake", chain)
+    woken.clear()
+    tasks._run_inline(10, 1)
+    assert woken == list(range(1, tasks.INLINE_WAKES_MAX + 1))
