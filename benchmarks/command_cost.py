@@ -45,9 +45,9 @@ def main() -> None:
     tasks.schedule_wake = lambda room_id, version, wake_at: None  # the wakes are run below, when nothing is to do
     frames = 0
 
-    def frames_of(room_id, version, state, events, users, is_open, started):
+    def frames_of(room_id, version, state, events, users, is_open, started, stalled=None):
         nonlocal frames
-        frames += len(selectors.update_frames(version, state, events, sorted(set(users.values())), started))
+        frames += len(selectors.update_frames(version, state, events, sorted(set(users.values())), started, stalled))
 
     broadcast.table_update = frames_of
     tag = uuid.uuid4().hex[:8]
