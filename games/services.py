@@ -199,7 +199,6 @@ class _Run:
         self.now = _now()
         self.chips_in: dict[str, int] = {}  # seat id -> chips this command put into its hold first
         self.left_seats: dict[str, dict] = {}  # seats removed by this command (their meta, for the record)
-        self.start_refused = False  # the engine refused the hand this run tried to start (`_due`)
 
     def apply(self, actor: str, action: str, args: dict | None = None) -> list[dict]:
         self.state, events = apply(self.state, Command(actor=actor, action=action, args=args or {}, now=self.now))
@@ -265,9 +264,9 @@ def _save(run: _Run) -> int:
 
     if any(e["type"] == "hand_over" for e in events):
         meta["hand_over_at"] = run.now
-    if events and not run.start_refused:
-        # Something happened (a top-up, a seat, the bank): the next hand is tried again. The bots an AI room
-        # replaced just before the engine refused its hand (`_start_hand`) are not that.
+    if events and table.meta.get("start_refused"):
+        # Something happened since the engine refused the next hand (a top-up, a seat, the bank): it is tried
+        # again. A refusal made by this very run stays (the bots an AI room replaced just before it are not that).
         meta.pop("start_refused", None)
     meta["next_hand_at"] = _next_hand_at(run)
     table.state = after
@@ -874,7 +873,6 @@ def _due(run: _Run) -> str:
                 # until something happens at the table (`_next_hand_at`), or the wake would come back for ever.
                 meta["next_hand_at"] = None
                 meta["start_refused"] = e.code
-                run.start_refused = True
                 return "no_hand"
             return "hand"
         meta["next_hand_at"] = None
