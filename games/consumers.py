@@ -14,6 +14,7 @@ import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -192,7 +193,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- to the client ----------------------------------------------------------------------------------
 
     async def send_json(self, content: dict) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode())
 
     async def send_snapshot(self) -> None:
         frame = await db(selectors.snapshot)(self.room, self.scope["user"])

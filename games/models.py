@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS
+from games.fields import FastJSONField
 from wallets.models import Currency
 
 PRESET_CHOICES = [
@@ -182,12 +183,12 @@ class Room(models.Model):
 class Hand(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField(_("hand"))
-    rules = models.JSONField(_("rules"))
+    rules = FastJSONField(_("rules"))
     commitment = models.CharField(_("shuffle commitment"), max_length=64)
     seed = models.CharField(_("seed"), max_length=64, blank=True)  # revealed when the hand is over
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True, db_index=True)
-    summary = models.JSONField(_("summary"), null=True, blank=True)  # the engine's last_hand, all cards
+    summary = FastJSONField(_("summary"), null=True, blank=True)  # the engine's last_hand, all cards
 
     class Meta:
         verbose_name = _("hand")
@@ -210,7 +211,7 @@ class Table(models.Model):
     """The one row every command on a room locks (select_for_update): one writer per table."""
 
     room = models.OneToOneField(Room, on_delete=models.CASCADE, primary_key=True, related_name="table")
-    state = models.JSONField()  # engine.state_to_json: secrets included, never sent as is
+    state = FastJSONField()  # engine.state_to_json: secrets included, never sent as is
     version = models.PositiveBigIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True)  # the engine's current deadline
     wake_at = models.DateTimeField(null=True, blank=True, db_index=True)  # next thing due; the sweeper reads it
@@ -219,7 +220,7 @@ class Table(models.Model):
     wake_sent_at = models.DateTimeField(null=True, blank=True)
     # Service bookkeeping kept under the same lock (games/services.py, "meta"): user -> seat ids,
     # seat -> hold ids, recent action ids, timeout streaks, away marks.
-    meta = models.JSONField(default=dict)
+    meta = FastJSONField(default=dict)
     hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -279,7 +280,7 @@ class HandEvent(models.Model):
     version = models.PositiveBigIntegerField()
     seq = models.PositiveSmallIntegerField()
     type = models.CharField(max_length=40)
-    data = models.JSONField()
+    data = FastJSONField()
     actor = models.CharField(max_length=20, blank=True)  # the seat whose command it was, or "system"
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -4,9 +4,9 @@ Everything that reaches a player goes through `engine.view` (the live table) or 
 (a hand, only once it is over): the stored state and events hold face-down cards.
 """
 
-import json
 from collections import OrderedDict
 
+import orjson
 from django.urls import reverse
 
 from games.broadcast import chat_json
@@ -57,7 +57,7 @@ def update_frames(version: int, state: TableState, events: list[dict], seat_ids,
         shown = [e for e in (redact_event(e, seat_id) for e in events) if e is not None]
         frame = {"type": "update", "version": version, "view": view(state, seat_id, detached=False),
                  "events": shown, "started": started, "stalled": stalled}
-        frames[seat_id or ""] = json.dumps(frame, separators=(",", ":"))
+        frames[seat_id or ""] = orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
     return frames
 
 

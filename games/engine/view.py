@@ -7,7 +7,7 @@ for hands whose every card the viewer can see. The seed appears only once the ha
 
 from .machine import IN_HAND, Table, _net_profit, in_hand, play_actions
 from .rules import Rules
-from .state import TableState
+from .state import TableState, json_copy
 
 
 def _card(card: list, owner: str, viewer: str | None) -> dict:
@@ -95,8 +95,6 @@ def view(state: TableState, viewer: str | None = None, *, detached: bool = True)
     """Everything ``viewer`` (a seat id; None or an unknown id is a spectator) may see, as JSON.
     ``detached=False`` skips the deep copy: the dict then shares lists with the state, and is for
     serializing at once, never for keeping or changing (the live tables' frames, games/selectors.py)."""
-    import json
-
     s = state
     seat = s.seat(viewer) if viewer else None
     vid = seat["id"] if seat else None
@@ -122,7 +120,7 @@ def view(state: TableState, viewer: str | None = None, *, detached: bool = True)
         "legal_actions": legal_actions(s, vid),
         "next_rules": s.next_rules.to_json() if s.next_rules else None,
     }
-    return json.loads(json.dumps(out)) if detached else out
+    return json_copy(out) if detached else out
 
 
 def redact_event(event: dict, viewer: str | None) -> dict | None:
