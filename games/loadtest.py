@@ -37,7 +37,7 @@ import random
 import re
 import time
 import uuid
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -55,6 +55,9 @@ LONG_TIMERS = {"bet_seconds": 600, "act_seconds": 600, "bank_seconds": 600}
 GRACE_SECONDS = 10.0  # after the window: how long a sent command may still wait for its updates
 ANSWER_SECONDS = 30.0  # a command without an ack by then is given up (and reported)
 BURST = 2  # commands of credit a paced table may save up while it waits (between hands)
+# The server refuses more than this many messages a second on one socket (games/consumers.py, RATE_LIMIT): a
+# client, even at `--rate max`, keeps under it as a person would, rather than measuring the refusals.
+SERVER_RATE_LIMIT = 20
 SETUP_PARALLEL = 32  # sockets opening or setup commands in flight at once, per worker
 LOGINS_PER_ADDRESS = 4  # allauth: 30 logins a minute and 5 attempts under way (login_failed) per address
 
@@ -397,6 +400,7 @@ class Client:
         self.busy = False
         self.sat = False
         self.answers: dict[str, asyncio.Future] = {}
+        self.sent_at: deque[float] = deque(maxlen=SERVER_RATE_LIMIT)
         self._rules: tuple[dict, Rules] | None = None
 
     async def connect(self) -> None:
@@ -527,6 +531,11 @@ class Client:
 
     async def send(self, body: dict) -> None:
         run, table = self.run, self.table
+        if len(self.sent_at) == SERVER_RATE_LIMIT:
+            wait = self.sent_at[0] + 1.05 - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        self.sent_at.append(time.monotonic())
         action_id = uuid.uuid4().hex[:16]
         frame = {"type": "action", "action_id": action_id, **body}
         if body["action"] == "sit":

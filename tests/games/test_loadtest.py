@@ -35,6 +35,12 @@ def test_two_tables_play_hands_over_real_sockets_and_report_json():
     assert not Room.objects.filter(status=Room.Status.OPEN).exists()
 
 
+def test_a_client_stays_under_the_servers_rate_limit():
+    from games import consumers, loadtest
+
+    assert loadtest.SERVER_RATE_LIMIT == consumers.RATE_LIMIT
+
+
 @pytest.mark.parametrize("url", ["ws://example.com:8000", "ws://10.0.0.1:8000", "http://127.0.0.1:8000",
                                  "ws://127.0.0.1:8000/ws/rooms/"])
 def test_refuses_anything_but_a_loopback_websocket_server(url):
