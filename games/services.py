@@ -28,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -50,7 +50,11 @@ from wallets.models import Account, Currency
 
 logger = logging.getLogger(__name__)
 
+# Action ids remembered per room (a retried action is applied once): each user's last ACTIONS_PER_USER,
+# at most RECENT_ACTIONS in all. The list is part of the meta every command reads and writes: 200 entries of
+# every user were 10 KB of JSON a command at a busy table, where a client has one action in flight at a time.
 RECENT_ACTIONS = 200
+ACTIONS_PER_USER = 8
 AWAY_AFTER_HANDS = 3  # hands in a row played entirely by timeouts
 AWAY_RELEASE_SECONDS = 600
 PENDING_SLACK = 1.0  # seconds: a pending wake task this close to its time is the one running (`table_wake`)
@@ -192,8 +196,8 @@ class _Run:
     def __init__(self, table: Table, room: Room):
         self.table = table
         self.room = room
-        self.state = state_from_json(table.state)
-        self.before = state_to_json(self.state)
+        self.state = state_from_json(table.state)  # a copy: the row's dict stays as it was read
+        self.before = table.state  # read only (`_save` replaces table.state; it never changes it)
         self.meta = _meta_defaults(table.meta)
         self.events: list[tuple[str, dict]] = []  # (actor, event)
         self.now = _now()
@@ -220,10 +224,72 @@ def _meta_defaults(meta: dict) -> dict:
 
 def _locked(room_id: int) -> _Run:
     """Lock the room's table (needs an open transaction). Raises GameError for an unknown room."""
-    table = Table.objects.select_for_update(of=("self",)).select_related("room").filter(pk=room_id).first()
+    table = _lock_table_row(room_id)
     if table is None:
         raise GameError("no_room", _("There is no such room."))
     return _Run(table, table.room)
+
+
+# The two statements every command runs, written out once: the ORM compiled the lock's SELECT (with its
+# room) and the state's UPDATE afresh for every command, 1.3 ms of CPU of the 4 a command cost in a web
+# process (docs/performance.md). Same columns, same conversions (each field's own), same lock.
+_ROW_SQL: dict[str, tuple] = {}  # database vendor -> (SQL, converters per column)
+
+
+def _row_sql() -> tuple:
+    found = _ROW_SQL.get(connection.vendor)
+    if found is not None:
+        return found
+    quote = connection.ops.quote_name
+    columns, converters = [], []
+    for model, alias in ((Table, "t"), (Room, "r")):
+        for f in model._meta.concrete_fields:
+            col = f.get_col(alias)
+            columns.append(f"{alias}.{quote(f.column)}")
+            converters.append([(convert, col) for convert in
+                               connection.ops.get_db_converters(col) + col.get_db_converters(connection)])
+    lock = ""
+    if connection.features.has_select_for_update:  # SQLite has none: its transactions take the write lock
+        lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    sql = (f"SELECT {', '.join(columns)} FROM {quote(Table._meta.db_table)} t "
+           f"JOIN {quote(Room._meta.db_table)} r ON r.{quote(Room._meta.pk.column)} = t.{quote(Table._meta.pk.column)} "
+           f"WHERE t.{quote(Table._meta.pk.column)} = %s{lock}")
+    _ROW_SQL[connection.vendor] = found = (sql, converters)
+    return found
+
+
+def _lock_table_row(room_id: int) -> Table | None:
+    sql, converters = _row_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [room_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = []
+    for value, column_converters in zip(row, converters, strict=True):
+        for convert, col in column_converters:
+            value = convert(value, col, connection)
+        values.append(value)
+    table_fields = Table._meta.concrete_fields
+    table = Table.from_db(connection.alias, [f.attname for f in table_fields], values[:len(table_fields)])
+    room = Room.from_db(connection.alias, [f.attname for f in Room._meta.concrete_fields],
+                        values[len(table_fields):])
+    table.room = room
+    return table
+
+
+_SAVED = ("state", "version", "meta", "hand", "deadline", "wake_at", "wake_sent_at", "updated_at")
+
+
+def _store(table: Table) -> None:
+    """UPDATE the table row's changing columns (`table.save(update_fields=...)` without the ORM's compiling)."""
+    fields = [Table._meta.get_field(name) for name in _SAVED]
+    table.updated_at = timezone.now()
+    quote = connection.ops.quote_name
+    params = [f.get_db_prep_save(getattr(table, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {quote(Table._meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in fields)} "
+                       f"WHERE {quote(Table._meta.pk.column)} = %s", [*params, table.pk])
 
 
 def _owned(state: dict) -> dict[str, int]:
@@ -260,7 +326,7 @@ def _save(run: _Run) -> int:
             _record_hand_end(run, hand_id, after)
             hand_id = None
     if records:
-        HandEvent.objects.bulk_create(records)
+        _insert_events(records)
 
     if any(e["type"] == "hand_over" for e in events):
         meta["hand_over_at"] = run.now
@@ -286,9 +352,29 @@ def _save(run: _Run) -> int:
     transaction.on_commit(
         lambda: broadcast.table_update(room.pk, version, state, events, users, is_open, started, stalled))
     _arm(run, version)
-    table.save(update_fields=["state", "version", "meta", "hand", "deadline", "wake_at", "wake_sent_at",
-                              "updated_at"])
+    _store(table)
     return version
+
+
+_EVENT_FIELDS = ("room", "hand", "version", "seq", "type", "data", "actor", "created_at")
+
+
+def _insert_events(records: list[HandEvent]) -> None:
+    """The command's events in one plain INSERT ... VALUES. Django 5.2's bulk_create sends rows to PostgreSQL
+    as typed arrays (UNNEST), and adapting those arrays was an eighth of a web process's time at 200 tables
+    for the one to three rows a command writes (docs/performance.md)."""
+    meta = HandEvent._meta
+    fields = [meta.get_field(name) for name in _EVENT_FIELDS]
+    now = timezone.now()
+    params = []
+    for record in records:
+        record.created_at = now
+        params += [field.get_db_prep_save(getattr(record, field.attname), connection) for field in fields]
+    quote = connection.ops.quote_name
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+                       f"VALUES {', '.join([row] * len(records))}", params)
 
 
 def _arm(run: _Run, version: int) -> None:
@@ -517,13 +603,20 @@ def action_submit(*, room_id: int, user, action: str, args: dict | None = None, 
                 if seat_id not in run.meta["acted"]:
                     run.meta["acted"].append(seat_id)
             if action_id:
-                run.meta["actions"] = [*run.meta["actions"][-(RECENT_ACTIONS - 1):],
-                                       [user.pk, action_id, run.table.version + 1]]
+                run.meta["actions"] = _remember(run.meta["actions"], user.pk, action_id, run.table.version + 1)
             return Result(version=_save(run))
     except EngineError as e:
         raise GameError(e.code, e.message) from None
     except wallets.WalletError as e:
         raise GameError(e.code, e.message) from None
+
+
+def _remember(actions: list, user_id: int, action_id: str, version: int) -> list:
+    """The recent action ids with this one added: the user's oldest goes beyond ACTIONS_PER_USER."""
+    mine = [i for i, (uid, _aid, _v) in enumerate(actions) if uid == user_id]
+    drop = set(mine[:len(mine) - (ACTIONS_PER_USER - 1)]) if len(mine) >= ACTIONS_PER_USER else set()
+    kept = [a for i, a in enumerate(actions) if i not in drop]
+    return [*kept[-(RECENT_ACTIONS - 1):], [user_id, action_id, version]]
 
 
 def _back_from_away(run: _Run, seat_id: str) -> None:

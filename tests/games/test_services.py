@@ -199,6 +199,25 @@ def test_the_same_action_id_twice_is_applied_once(cast):
     assert state(room)["hand"]["bets"][seat_of(room, cast["bob"])]["amount"] == 10
 
 
+def test_each_user_keeps_their_recent_action_ids_however_busy_the_others_are(cast):
+    """A busy player pushes out only their own oldest ids, never another player's (meta stays small)."""
+    room = ten_half_table(cast)
+    services.action_submit(room_id=room.pk, user=cast["chen"], action="chip", args={"amount": 10},
+                           action_id="chen-early")
+    bob = cast["bob"]
+    for i in range(services.ACTIONS_PER_USER + 3):
+        action = "chip" if i % 2 == 0 else "reset"
+        args = {"amount": 10} if action == "chip" else {}
+        services.action_submit(room_id=room.pk, user=bob, action=action, args=args, action_id=f"bob-{i}")
+    remembered = table(room).meta["actions"]
+    assert [aid for uid, aid, _v in remembered if uid == bob.pk] == \
+        [f"bob-{i}" for i in range(3, services.ACTIONS_PER_USER + 3)]
+    again = services.action_submit(room_id=room.pk, user=cast["chen"], action="chip", args={"amount": 10},
+                                   action_id="chen-early")
+    assert again.duplicate
+    assert state(room)["hand"]["bets"][seat_of(room, cast["chen"])]["amount"] == 10
+
+
 @pytest.mark.parametrize("action, args, code", [
     ("chip", {"amount": [10]}, "bad_amount"),
     ("chip", {"amount": 7}, "bad_amount"),
