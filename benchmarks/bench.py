@@ -106,7 +106,7 @@ class Stack:
         for port in ports:
             self._start(f"daphne-{port}", [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app], e)
         if celery:
-            self._start("worker", [PY, "-m", "celery", "-A", "config", "worker", "-l", "WARNING", "-c", "2"], e)
+            self._start("worker", [PY, "-m", "celery", "-A", "config", "worker", "-l", "WARNING"], e)
             self._start("beat", [PY, "-m", "celery", "-A", "config", "beat", "-l", "WARNING",
                                  "-s", str(OUT / "beat-schedule")], e)
         for port, (_name, proc) in zip(ports, self.procs, strict=False):
@@ -345,7 +345,7 @@ def render(data: dict) -> str:
         "",
         f"Machine: {m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB; Python {m['python']}, PostgreSQL "
         f"{m['postgresql']}, Redis {m['redis']}; " + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + ".",
-        f"Stack: 2 daphne processes, 1 Celery worker (`-c 2`), Celery beat, channel layer `{data['layer']}`; "
+        f"Stack: 2 daphne processes, 1 Celery worker (4 threads), Celery beat, channel layer `{data['layer']}`; "
         f"environment {', '.join(f'{k}={v}' for k, v in STACK_ENV.items() if k not in ('SECRET_KEY',))}.",
         f"Each run: {data['seconds']} s measured at the default rate, {data['step_seconds']} s per `--rate max` step; "
         f"{data['workers']} client process(es).",

@@ -142,6 +142,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the message for another worker
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Threads, not forked children: a wake is a short database transaction, and in a prefork child Celery's Django
+# fixup closes the whole connection pool (DB_POOL=1) after every task, so each wake opened two new PostgreSQL
+# connections: a quarter of the machine's CPU at 200 tables (docs/performance.md). A killed worker's tasks come
+# back either way (acks late); the process tests have always run the worker this way.
+CELERY_WORKER_POOL = "threads"
+CELERY_WORKER_CONCURRENCY = 4
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # The sweeper applies whatever a lost or late task left overdue (games/tasks.py).
 CELERY_BEAT_SCHEDULE: dict = {"games-sweep": {"task": "games.sweep", "schedule": 3.0}}
