@@ -213,7 +213,7 @@ class Runner:
                  bare: bool = False, payload: int = 2000, profile: bool = False) -> dict:
         load = wait_quiet(self.a.quiet_load, self.a.quiet_wait)
         cmd = [PY, "manage.py", "loadtest", "--url", stack.urls, "--tables", str(tables), "--seconds", str(seconds),
-               "--rate", rate, "--json", "--workers", str(self.a.workers)]
+               "--rate", rate, "--json", "--workers", str(self.a.workers), "--warmup", str(self.a.warmup)]
         if bare:
             cmd += ["--bare", "--payload", str(payload)]
         else:
@@ -347,7 +347,9 @@ def render(data: dict) -> str:
         f"{m['postgresql']}, Redis {m['redis']}; " + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + ".",
         f"Stack: 2 daphne processes, 1 Celery worker (4 threads), Celery beat, channel layer `{data['layer']}`; "
         f"environment {', '.join(f'{k}={v}' for k, v in STACK_ENV.items() if k not in ('SECRET_KEY',))}.",
-        f"Each run: {data['seconds']} s measured at the default rate, {data['step_seconds']} s per `--rate max` step; "
+        f"Each run: {data.get('warmup', 0):g} s of warm-up (played, not measured: every table opens its bank in the same "
+        f"second when play starts), then {data['seconds']} s measured at the default rate, {data['step_seconds']} s "
+        "per `--rate max` step; "
         f"{data['workers']} client process(es).",
         "",
         "### HalfPoint at the default rate (0.5 commands/s per table, 4 seats a table)",
@@ -436,6 +438,8 @@ def main() -> None:
     p.add_argument("--steps", default="2,5,10,25,50,100,200", help="--rate max table counts, HalfPoint")
     p.add_argument("--steps-bare", default="25,50,100,200,400,800", help="--rate max table counts, bare relay")
     p.add_argument("--step-seconds", type=float, default=20)
+    p.add_argument("--warmup", type=float, default=10,
+                   help="seconds each run plays before its window opens (loadtest --warmup): the tables start together")
     p.add_argument("--layers", default="pubsub,core", help="channel layers; the first is the one measured in full")
     p.add_argument("--workers", type=int, default=1, help="loadtest client processes")
     p.add_argument("--quiet-load", type=float, default=1.0, help="wait for a load average under this before a run")
@@ -468,7 +472,7 @@ def main() -> None:
         quick(runner, a, layers[0])
         return
     data = {"machine": machine(), "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "layer": layers[0],
-            "seconds": a.seconds, "step_seconds": a.step_seconds, "workers": a.workers, "main": [], "bare": [],
+            "seconds": a.seconds, "step_seconds": a.step_seconds, "warmup": a.warmup, "workers": a.workers, "main": [], "bare": [],
             "layers": [], "saturation": [], "ratios": {}}
     log("engine benchmark")
     data["engine"] = run([PY, "benchmarks/engine_bench.py", "--hands", "20000", "--runs", "3"])

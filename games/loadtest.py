@@ -296,6 +296,9 @@ class Plan:
     payload: int = 0  # --bare: bytes of padding in each command, relayed to every seat
     cookie_name: str = "sessionid"
     seed: int | None = None
+    # Seconds played before the measured window opens. Every table of a run opens its bank and bets in the same
+    # second when play starts, a burst no real site sees; the warm-up lets the tables drift apart first.
+    warmup: float = 0.0
 
 
 @dataclass(eq=False)
@@ -622,12 +625,16 @@ class Run:
     async def play(self, t0: float) -> dict:
         """Play from t0 (this process's monotonic clock) for plan.seconds, then wait for what is on its way."""
         await asyncio.sleep(max(0.0, t0 - time.monotonic()))
-        cpu0 = time.process_time()
-        self.playing = self.measuring = True
+        self.playing = True
+        self.measuring = self.plan.warmup <= 0
         for t in self.tables:
             t.pacer.begin(t0)
             for c in t.clients:
                 c.poke()
+        t0 += self.plan.warmup
+        await asyncio.sleep(max(0.0, t0 - time.monotonic()))
+        self.measuring = True
+        cpu0 = time.process_time()
         await asyncio.sleep(max(0.0, t0 + self.plan.seconds - time.monotonic()))
         self.measuring = False
         self.playing = False
@@ -821,11 +828,16 @@ def execute(plan: Plan, *, workers: int, pids: set[int], log=print) -> dict:
             ready += 1
             setup_seconds = max(setup_seconds, rest[0])
             setup_errors.update(rest[1])
-        log(f"setup done in {setup_seconds:.1f} s; measuring for {plan.seconds:g} s...")
+        if plan.warmup > 0:
+            log(f"setup done in {setup_seconds:.1f} s; warming up for {plan.warmup:g} s (not measured)...")
+        else:
+            log(f"setup done in {setup_seconds:.1f} s; measuring for {plan.seconds:g} s...")
         wall_t0 = time.time() + 1.0
         for q in starts:
             q.put(wall_t0)
-        time.sleep(max(0.0, wall_t0 - time.time()))
+        time.sleep(max(0.0, wall_t0 + plan.warmup - time.time()))
+        if plan.warmup > 0:
+            log(f"measuring for {plan.seconds:g} s...")
         watch = ProcessWatch(pids)
         end = time.monotonic() + plan.seconds
         while time.monotonic() < end:
@@ -874,7 +886,8 @@ def merge(plan: Plan, results: list[dict], *, servers: list[dict], setup_seconds
         return None if x is None else round(x, 1)
 
     return {
-        "tables": len(plan.tables), "seconds": s, "commands": total["commands"], "hands": total["hands"],
+        "tables": len(plan.tables), "seconds": s, "warmup": plan.warmup, "commands": total["commands"],
+        "hands": total["hands"],
         "errors": total["errors"],
         "latency_ms": {"p50": ms(percentile(lat, 50)), "p95": ms(percentile(lat, 95)),
                        "p99": ms(percentile(lat, 99)), "max": ms(lat[-1] if lat else None)},
@@ -897,7 +910,8 @@ def format_report(r: dict, urls: list[str]) -> str:
     rate = "as fast as the game allows" if r["rate"] == "max" else f"{r['rate']:g} commands/s per table"
     lines = [
         f"{'bare relay' if r['bare'] else 'loadtest'}: {r['tables']} tables ({r['sockets']} sockets) on "
-        f"{', '.join(urls)}; {r['seconds']:g} s at {rate}",
+        f"{', '.join(urls)}; {r['seconds']:g} s at {rate}"
+        + (f", after {r['warmup']:g} s of warm-up" if r.get("warmup") else ""),
         f"commands {r['commands']} ({r['commands_per_second']:g}/s), completed {r['completed']}, hands {r['hands']},"
         f" table versions {r['versions_per_second']:g}/s, frames received {r['frames_per_second']:g}/s"
         f" (mean {r['mean_frame_bytes']} bytes)",

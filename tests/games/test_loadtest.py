@@ -48,6 +48,25 @@ def test_refuses_anything_but_a_loopback_websocket_server(url):
         call_command("loadtest", url=[url], tables=1, seconds=1)
 
 
+def test_a_warm_up_is_played_but_not_measured():
+    out = io.StringIO()
+    with daphne(**WEB_ENV) as base:
+        call_command("loadtest", url=[base.replace("http://", "ws://")], tables=1, seconds=2, warmup=2, rate="max",
+                     json=True, stdout=out)
+    result = json.loads(out.getvalue())
+    assert result["warmup"] == 2 and result["errors"] == 0
+    assert result["commands"] > 0 and result["completed"] == result["commands"] - result["lost"]
+    # At --rate max the warm-up moved the table on by dozens of versions that the window does not count.
+    in_window = round(result["versions_per_second"] * result["seconds"])
+    assert Room.objects.get().table.version > in_window + 20, in_window
+
+
+@pytest.mark.parametrize("warmup", [-1, 10**6])
+def test_refuses_a_warm_up_out_of_range(warmup):
+    with pytest.raises(CommandError):
+        call_command("loadtest", url=["ws://127.0.0.1:8000"], tables=1, seconds=1, warmup=warmup)
+
+
 def test_several_servers_in_one_url_or_repeated():
     targets = parse_targets(["ws://127.0.0.1:8101,ws://localhost:8102", "ws://[::1]:8103"])
     assert [t.ws for t in targets] == ["ws://127.0.0.1:8101", "ws://localhost:8102", "ws://[::1]:8103"]

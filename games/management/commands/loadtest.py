@@ -39,6 +39,8 @@ class Command(BaseCommand):
                                  "the tables' seats over several servers (loopback only)")
         parser.add_argument("--tables", type=int, required=True)
         parser.add_argument("--seconds", type=float, required=True, help="length of the measured window")
+        parser.add_argument("--warmup", type=float, default=0.0,
+                            help="seconds of play before the measured window (every table starts in the same second)")
         parser.add_argument("--rate", default="0.5", help="commands per second per table (default 0.5), or max")
         parser.add_argument("--preset", default="ten-half", choices=sorted(PRESETS))
         parser.add_argument("--rules", default="{}", help="rule overrides as a JSON object")
@@ -65,6 +67,8 @@ class Command(BaseCommand):
             raise CommandError(f"--tables is between 1 and {MAX_TABLES}")
         if not 0 < o["seconds"] <= MAX_SECONDS:
             raise CommandError(f"--seconds is between 0 and {MAX_SECONDS}")
+        if not 0 <= o["warmup"] <= MAX_SECONDS:
+            raise CommandError(f"--warmup is between 0 and {MAX_SECONDS}")
         try:
             overrides = json.loads(o["rules"])
         except ValueError as e:
@@ -94,7 +98,8 @@ class Command(BaseCommand):
                     tables.append(loadtest.TablePlan(code=room.code, buy_in=room.buy_in_max,
                                                      seats=self._seats(targets, i, [cookies[u.pk] for u in seated])))
             plan = loadtest.Plan(tables=tables, seconds=o["seconds"], rate=rate(o["rate"]), bare=o["bare"],
-                                 payload=o["payload"], cookie_name=settings.SESSION_COOKIE_NAME, seed=o["seed"])
+                                 payload=o["payload"], cookie_name=settings.SESSION_COOKIE_NAME, seed=o["seed"],
+                                 warmup=o["warmup"])
             log(f"{n} tables, {n * loadtest.SEATS} sockets over {len(targets)} server(s); setting up...")
             result = loadtest.execute(plan, workers=o["workers"], pids=pids, log=log)
         except loadtest.LoadTestError as e:
