@@ -14,7 +14,6 @@ import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
-import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -23,6 +22,7 @@ from django.conf import settings
 
 from games import moderation, selectors, services
 from games.broadcast import group_name, presence, user_group
+from games.fields import text as json_text
 from games.models import Table
 
 logger = logging.getLogger(__name__)
@@ -193,7 +193,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- to the client ----------------------------------------------------------------------------------
 
     async def send_json(self, content: dict) -> None:
-        await self.send(text_data=orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode())
+        await self.send(text_data=json_text(content))
 
     async def send_snapshot(self) -> None:
         frame = await db(selectors.snapshot)(self.room, self.scope["user"])

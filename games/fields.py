@@ -7,12 +7,24 @@ keys, lists for tuples, integers of up to 64 bits (amounts are capped far below,
 Lookups, the admin and migrations behave as with Django's own JSONField.
 """
 
+import json
+
 import orjson
 from django.db import models
 
 
 def dumps(value) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def text(value) -> str:
+    """`value` as compact JSON text, for a socket. orjson refuses what is not UTF-8 (a lone surrogate, which a
+    hostile frame's "\\ud800" decodes to and an error frame may quote back) and integers beyond 64 bits: those
+    few go through the standard library, which writes them as escapes, as it always did."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value, separators=(",", ":"))
 
 
 class FastJSONField(models.JSONField):

@@ -6,11 +6,11 @@ Everything that reaches a player goes through `engine.view` (the live table) or 
 
 from collections import OrderedDict
 
-import orjson
 from django.urls import reverse
 
 from games.broadcast import chat_json
 from games.engine import TableState, redact_event, state_from_json, view
+from games.fields import text as json_text
 from games.models import ChatMessage, Hand, HandEvent, HandSeat, Room, Seat, Table
 
 CHAT_HISTORY = 50
@@ -57,7 +57,7 @@ def update_frames(version: int, state: TableState, events: list[dict], seat_ids,
         shown = [e for e in (redact_event(e, seat_id) for e in events) if e is not None]
         frame = {"type": "update", "version": version, "view": view(state, seat_id, detached=False),
                  "events": shown, "started": started, "stalled": stalled}
-        frames[seat_id or ""] = orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+        frames[seat_id or ""] = json_text(frame)
     return frames
 
 

@@ -671,6 +671,9 @@ MALFORMED = [
     ('{"type": "action", "action": "bet", "args": {"amount": 50, "cards": "AS"}, "action_id": "m10"}', "bad_args"),
     ('{"type": "action", "action": "bet", "args": {"amount": 50}, "action_id": 7}', "bad_action_id"),
     ('{"type": "action", "action": "bet", "args": {"amount": 50}, "action_id": "' + "x" * 65 + '"}', "bad_action_id"),
+    # A lone surrogate (not UTF-8) quoted back in the error: the answer must still be sent (CI found this once).
+    ('{"type": "action", "action": "back", "args": null, "action_id": "\\ud800"}', "bad_action_id"),
+    ('{"type": "action", "action": "\\udfff", "action_id": "m14"}', "unknown_action"),
     ('{"type": "action", "action": "start_hand", "args": {}, "action_id": "m11"}', "unknown_action"),
     ('{"type": "action", "action": "timeout", "action_id": "m12"}', "unknown_action"),
     ('{"type": "action", "action": "set_seat", "args": {"seat": "s1"}, "action_id": "m13"}', "unknown_action"),
