@@ -30,7 +30,7 @@ def _tune_garbage_collector() -> None:
 
     A full pass stops the process: it held up every table of the process for 85 to 200 ms of CPU every 10
     to 15 s at 200 tables, and those pauses were most of the p99 latency (docs/performance.md, "Pauses").
-    Objects that live as long as the process (modules, the URL conf, Django's caches; about 115,000) are
+    Objects that live as long as the process (modules, the URL conf, Django's caches; about 105,000) are
     frozen out of every pass, and a full pass waits for 100 younger passes instead of 10. Memory held by
     cyclic garbage is freed later, never kept: young passes still run at the standard pace.
     WEB_GC_FULL_AFTER sets the number of younger passes (10 is Python's own default)."""

@@ -11,6 +11,7 @@ import json
 
 import orjson
 from django.db import models
+from psycopg.types.json import Jsonb
 
 
 def dumps(value) -> bytes:
@@ -22,7 +23,7 @@ def text(value) -> str:
     hostile frame's "\\ud800" decodes to and an error frame may quote back) and integers beyond 64 bits: those
     few go through the standard library, which writes them as escapes, as it always did."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        return dumps(value).decode()
     except orjson.JSONEncodeError:
         return json.dumps(value, separators=(",", ":"))
 
@@ -39,8 +40,6 @@ class FastJSONField(models.JSONField):
     def get_db_prep_value(self, value, connection, prepared=False):
         if connection.vendor != "postgresql" or self.encoder is not None or isinstance(value, models.Expression):
             return super().get_db_prep_value(value, connection, prepared)
-        from psycopg.types.json import Jsonb
-
         if not prepared:
             value = self.get_prep_value(value)
         return Jsonb(value, dumps=dumps)

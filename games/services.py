@@ -230,9 +230,11 @@ def _locked(room_id: int) -> _Run:
     return _Run(table, table.room)
 
 
-# The two statements every command runs, written out once: the ORM compiled the lock's SELECT (with its
-# room) and the state's UPDATE afresh for every command, 1.3 ms of CPU of the 4 a command cost in a web
-# process (docs/performance.md). Same columns, same conversions (each field's own), same lock.
+# The statements every command runs, as plain SQL: the ORM compiled the lock's SELECT (with its room) and the
+# state's UPDATE afresh for every command, 1.3 ms of CPU of the 4 a command cost in a web process
+# (docs/performance.md). The SELECT and its converters are built once per process; the UPDATE (`_store`) and
+# the events' INSERT (`_insert_events`) are joined from their field lists. Same columns, same conversions (each
+# field's own), same lock.
 _ROW_SQL: dict[str, tuple] = {}  # database vendor -> (SQL, converters per column)
 
 
