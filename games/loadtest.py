@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import json
 import logging
 import math
 import multiprocessing
@@ -41,6 +40,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
@@ -411,7 +411,7 @@ class Client:
         self.ws = await connect(self.url, origin=self.origin, additional_headers=headers, open_timeout=120,
                                 ping_interval=None, close_timeout=2, compression=None, proxy=None,
                                 max_size=2**22, max_queue=None)
-        frame = json.loads(await asyncio.wait_for(self.ws.recv(), 120))
+        frame = orjson.loads(await asyncio.wait_for(self.ws.recv(), 120))
         if frame.get("type") != "snapshot":
             raise LoadTestError(f"{self.url}: expected a snapshot, got {str(frame)[:200]}")
         self.version, self.view = frame["version"], frame.get("view")
@@ -422,7 +422,7 @@ class Client:
         run = self.run
         try:
             async for text in self.ws:
-                self.on_frame(json.loads(text), time.monotonic(), len(text))
+                self.on_frame(orjson.loads(text), time.monotonic(), len(text))
         except ConnectionClosed:
             pass
         if not run.stopping:
@@ -492,6 +492,8 @@ class Client:
         if not table.ready.is_set() or not self.run.playing:
             return None
         legal = v["legal_actions"]
+        if not legal:
+            return None  # not this seat's turn: most frames
         me = next(x for x in v["seats"] if x["id"] == v["you"])
         if v["phase"] in ("waiting", "between_hands") and "top_up" in legal and v["banker"] != v["you"] \
                 and me["stack"] < table.plan.buy_in // 4:
@@ -553,7 +555,7 @@ class Client:
         table.open.append(cmd)
         fut = asyncio.get_running_loop().create_future()
         self.answers[action_id] = fut
-        await self.ws.send(json.dumps(frame, separators=(",", ":")))
+        await self.ws.send(orjson.dumps(frame).decode())
         try:
             answer = await asyncio.wait_for(fut, ANSWER_SECONDS)
         except TimeoutError:
