@@ -265,11 +265,13 @@ class Runner:
         return False
 
     def _profile(self, pid: int, seconds: float) -> dict | None:
-        """Sample one daphne process with py-spy (threads holding the GIL: the Python work) over the window."""
+        """Sample one daphne process with py-spy (threads holding the GIL: the Python work) over the window.
+        `--nonblocking`: py-spy otherwise stops the process for each of its 100 samples a second, in the very run
+        whose latency is measured."""
         raw = OUT / "profile.txt"
         duration = max(5, int(seconds) - 5)
-        subprocess.run([py_spy(), "record", "-p", str(pid), "-d", str(duration), "-r", "100", "--gil", "-f", "raw",
-                        "-o", str(raw)], capture_output=True, timeout=duration + 60)
+        subprocess.run([py_spy(), "record", "-p", str(pid), "-d", str(duration), "-r", "100", "--gil", "--nonblocking",
+                        "-f", "raw", "-o", str(raw)], capture_output=True, timeout=duration + 60)
         return summarize_profile(raw) if raw.exists() else None
 
     def saturation(self, stack: Stack, *, label: str, bare: bool = False, payload: int = 2000) -> dict:
@@ -393,7 +395,8 @@ def render(data: dict) -> str:
     if prof:
         lines += ["### Where one daphne process spends its time (py-spy, 200 tables at the default rate)", "",
                   f"{prof['samples']} samples at 100 Hz of the thread holding the GIL (the Python work of the event "
-                  "loop and of the database thread); share of samples in each function, callees included:", "", "```"]
+                  "loop and of the database thread), taken without stopping the process (`--nonblocking`); share of "
+                  "samples in each function, callees included:", "", "```"]
         lines += [f"{pct:5.1f}%  {f}" for f, pct in prof["inclusive"]]
         lines += ["```", "", "Self time (the function itself):", "", "```"]
         lines += [f"{pct:5.1f}%  {f}" for f, pct in prof["self"]]
