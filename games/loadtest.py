@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 import logging
 import math
 import multiprocessing
@@ -388,6 +389,15 @@ class LiveTable:
             self.open.remove(cmd)
 
 
+def parse_frame(text: str) -> dict:
+    """A server frame. orjson, except for what it refuses and the server may send: a lone surrogate, which the
+    server writes as an escape through `json` (games.fields.text), as when an error quotes a frame back."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 class Client:
     def __init__(self, table: LiveTable, index: int, base: str, origin: str, cookie: str | None):
         self.table = table
@@ -411,7 +421,7 @@ class Client:
         self.ws = await connect(self.url, origin=self.origin, additional_headers=headers, open_timeout=120,
                                 ping_interval=None, close_timeout=2, compression=None, proxy=None,
                                 max_size=2**22, max_queue=None)
-        frame = orjson.loads(await asyncio.wait_for(self.ws.recv(), 120))
+        frame = parse_frame(await asyncio.wait_for(self.ws.recv(), 120))
         if frame.get("type") != "snapshot":
             raise LoadTestError(f"{self.url}: expected a snapshot, got {str(frame)[:200]}")
         self.version, self.view = frame["version"], frame.get("view")
@@ -422,7 +432,7 @@ class Client:
         run = self.run
         try:
             async for text in self.ws:
-                self.on_frame(orjson.loads(text), time.monotonic(), len(text))
+                self.on_frame(parse_frame(text), time.monotonic(), len(text))
         except ConnectionClosed:
             pass
         if not run.stopping:
