@@ -18,6 +18,11 @@ def dumps(value) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
+def jsonb(value) -> Jsonb:
+    """`value` as a PostgreSQL jsonb parameter, encoded by orjson."""
+    return Jsonb(value, dumps=dumps)
+
+
 def text(value) -> str:
     """`value` as compact JSON text, for a socket. orjson refuses what is not UTF-8 (a lone surrogate, which a
     hostile frame's "\\ud800" decodes to and an error frame may quote back) and integers beyond 64 bits: those
@@ -42,4 +47,4 @@ class FastJSONField(models.JSONField):
             return super().get_db_prep_value(value, connection, prepared)
         if not prepared:
             value = self.get_prep_value(value)
-        return Jsonb(value, dumps=dumps)
+        return jsonb(value)
