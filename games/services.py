@@ -197,8 +197,12 @@ class _Run:
     def __init__(self, table: Table, room: Room):
         self.table = table
         self.room = room
-        self.state = state_from_json(table.state)  # a copy: the row's dict stays as it was read
-        self.before = table.state  # read only (`_save` replaces table.state; it never changes it)
+        # What `_save` compares the command's result with: the phase and what each seat owned before it.
+        self.phase_before = table.state["phase"]
+        self.owned_before = _owned(table.state)
+        # The row's state was parsed for this command alone: the engine's state takes it over (no copy). The
+        # engine's `apply` works on a copy of it, so a refused command changes nothing; `_save` writes the result.
+        self.state = state_from_json(table.state, copy=False)
         self.meta = _meta_defaults(table.meta)
         self.events: list[tuple[str, dict]] = []  # (actor, event)
         self.now = _now()
@@ -310,13 +314,15 @@ def _save(run: _Run) -> int:
     table, room, meta = run.table, run.room, run.meta
     version = table.version + 1
     _bookkeeping(run, [e for _actor, e in run.events])
-    after = state_to_json(run.state)  # after the bookkeeping: it may have applied set_seat
+    # After the bookkeeping (it may have applied set_seat). Not a copy: nothing changes run.state or `after` from
+    # here on; `after` is written to the row and run.state goes to the broadcast.
+    after = state_to_json(run.state, copy=False)
     events = [e for _actor, e in run.events]
     _move_chips(run, after, events, version)
 
     # Events belong to the hand under way; those between hands (seats, the bank) to none.
     latest = table.hand_id
-    hand_id = latest if run.before["phase"] in IN_HAND else None
+    hand_id = latest if run.phase_before in IN_HAND else None
     rows: list[tuple[int | None, str, dict]] = []  # (hand id, actor, event), in order
     for actor, event in run.events:
         if event["type"] == "hand_started":
@@ -417,7 +423,7 @@ def _arm(run: _Run, version: int) -> None:
 
 def _move_chips(run: _Run, after: dict, events: list[dict], version: int) -> None:
     """Keep every hold equal to what its seat owns in the engine (one ledger transaction per command)."""
-    before = _owned(run.before)
+    before = run.owned_before
     now_owned = _owned(after)
     left = {e["seat"]: e["chips_out"] for e in events if e["type"] == "seat_left"}
     movements: dict[int, int] = {}
@@ -783,7 +789,7 @@ def _top_up(run: _Run, seat_id: str, amount) -> None:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise GameError("bad_amount", _("A top-up is a whole number above zero."))
     info = run.meta["seats"][seat_id]
-    owned = _owned(run.before).get(seat_id, 0)
+    owned = run.owned_before.get(seat_id, 0)
     if owned + amount > run.room.buy_in_max:
         raise GameError("bad_amount", _("Your chips at this table can be at most %(high)s.")
                         % {"high": run.room.buy_in_max})

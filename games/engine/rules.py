@@ -8,6 +8,8 @@ Knobs that a game does not use keep their preset value and are ignored by that g
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
 
+import orjson
+
 from .errors import RulesError
 
 GAMES = ("ten-half", "seven-half", "zhejiang-ten-half", "ban-luck")
@@ -25,6 +27,10 @@ PAYOUT_CLASSES = {
 _GAME_DECK = {"ten-half": "french-52", "seven-half": "spanish-40", "zhejiang-ten-half": "french-54",
               "ban-luck": "french-52"}
 _GAME_SEATS = {"ten-half": (2, 4), "seven-half": (2, 8), "zhejiang-ten-half": (2, 4), "ban-luck": (2, 7)}
+
+
+_FROM_JSON: dict[bytes, "Rules"] = {}  # JSON text (keys sorted) -> the Rules made from it (`Rules.from_json`)
+_FROM_JSON_KEPT = 512
 
 
 @dataclass(frozen=True)
@@ -91,8 +97,25 @@ class Rules:
 
     @classmethod
     def from_json(cls, data: dict) -> "Rules":
+        """The rules a room stored (validated). Every command of a table reads the same rules back, so the
+        `Rules` made from one JSON text is kept and given again: building and validating them, and their JSON
+        for each view, was about 3 % of a web process (docs/performance.md). Rules are immutable."""
         if not isinstance(data, dict):
             raise RulesError("rules", "must be an object")
+        try:
+            key = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # not plain JSON (orjson's JSONEncodeError): validated below, and refused there
+            return cls._from_json(data)
+        rules = _FROM_JSON.get(key)
+        if rules is None:
+            rules = cls._from_json(data)
+            if len(_FROM_JSON) >= _FROM_JSON_KEPT:
+                _FROM_JSON.clear()
+            _FROM_JSON[key] = rules
+        return rules
+
+    @classmethod
+    def _from_json(cls, data: dict) -> "Rules":
         names = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:

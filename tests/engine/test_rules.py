@@ -17,6 +17,24 @@ def test_rules_round_trip_through_json(slug):
     assert Rules.from_json(json.loads(json.dumps(r.to_json()))) == r
 
 
+def test_rules_read_back_from_the_same_json_are_the_same_object_and_bad_json_is_refused_every_time():
+    data = rules_from("ten-half", {"base_stake": 20}).to_json()
+    first = Rules.from_json(data)
+    reordered = dict(reversed(list(json.loads(json.dumps(data)).items())))
+    assert Rules.from_json(reordered) is first  # kept: built and validated once
+    data["base_stake"] = 30  # a changed dict is other rules, not the kept ones
+    assert Rules.from_json(data).base_stake == 30 and first.base_stake == 20
+    for _ in range(2):
+        with pytest.raises(RulesError) as e:
+            Rules.from_json({**data, "base_stake": 0})
+        assert e.value.knob == "base_stake"
+    assert Rules.from_json({**data, "base_stake": 1}).base_stake == 1
+    with pytest.raises(RulesError):  # true is not mistaken for the 1 kept just before
+        Rules.from_json({**data, "base_stake": True})
+    with pytest.raises(RulesError):
+        Rules.from_json({**data, "chip_values": {1, 2}})  # not JSON: validated, and refused
+
+
 @pytest.mark.parametrize("overrides,knob", [
     ({"max_cards": 1}, "max_cards"), ({"payouts": {"ordinary": 0}}, "payouts"), ({"base_stake": 0}, "base_stake"),
     ({"deck": "spanish-40"}, "deck"), ({"max_main_seats": 9}, "max_main_seats"), ({"order_policy": "x"}, "order_policy"),
