@@ -146,9 +146,9 @@ class Room(models.Model):
     invite_token = models.CharField(_("invite token"), max_length=32, unique=True, default=new_invite_token)
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_rooms")
     preset = models.CharField(_("game"), max_length=20, choices=PRESET_CHOICES)
-    overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    overrides = FastJSONField(_("rule overrides"), default=dict, blank=True)
     # The validated rule set (engine Rules JSON) that the next hand will use.
-    rules = models.JSONField(_("rules"))
+    rules = FastJSONField(_("rules"))
     currency = models.CharField(_("chips"), max_length=6, choices=Currency.choices)
     kind = models.CharField(_("players"), max_length=6, choices=Kind.choices, default=Kind.HUMANS)
     bot_level = models.CharField(_("bot level"), max_length=6, default="basic")
