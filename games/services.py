@@ -440,7 +440,8 @@ def _move_chips(run: _Run, after: dict, events: list[dict], version: int) -> Non
         hand_no = after.get("hand_no")
         wallets.hand_settle(currency=run.room.currency, movements=movements,
                             idempotency_key=f"table{run.room.pk}:v{version}",
-                            memo=f"Room {run.room.code} hand {hand_no}", hand_ref=f"{run.room.pk}:{hand_no}")
+                            memo=f"Room {run.room.code} hand {hand_no}", hand_ref=f"{run.room.pk}:{hand_no}",
+                            savepoint=False)  # a refusal rolls the whole command back (`action_submit`)
     gone = []
     for seat_id in left:
         info = run.meta["seats"].pop(seat_id)

@@ -130,7 +130,7 @@ class Transaction(models.Model):
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     currency = models.CharField(_("currency"), max_length=6, choices=Currency.choices)
     # The unique index is what makes every service idempotent: a second insert with the
-    # same key fails inside a savepoint and the service returns the first result.
+    # same key inserts nothing (ON CONFLICT DO NOTHING) and the service returns the first result.
     idempotency_key = models.CharField(_("idempotency key"), max_length=200, unique=True)
     memo = models.CharField(_("memo"), max_length=500, blank=True)
     hand_ref = models.CharField(_("hand"), max_length=100, blank=True, db_index=True)
