@@ -243,6 +243,15 @@ def _locked(room_id: int) -> _Run:
 _ROW_SQL: dict[str, tuple] = {}  # database vendor -> (SQL, converters per column)
 
 
+# The room's rule set and overrides (about 1 KB of JSON) are left out of the lock: no command reads them (the
+# table's state holds the rules in force); `room.rules` still loads them on demand (Django's deferred fields).
+_ROOM_DEFERRED = ("rules", "overrides")
+
+
+def _row_fields(model) -> list:
+    return [f for f in model._meta.concrete_fields if not (model is Room and f.name in _ROOM_DEFERRED)]
+
+
 def _row_sql() -> tuple:
     found = _ROW_SQL.get(connection.vendor)
     if found is not None:
@@ -250,7 +259,7 @@ def _row_sql() -> tuple:
     quote = connection.ops.quote_name
     columns, converters = [], []
     for model, alias in ((Table, "t"), (Room, "r")):
-        for f in model._meta.concrete_fields:
+        for f in _row_fields(model):
             col = f.get_col(alias)
             columns.append(f"{alias}.{quote(f.column)}")
             converters.append([(convert, col) for convert in
@@ -277,10 +286,9 @@ def _lock_table_row(room_id: int) -> Table | None:
         for convert, col in column_converters:
             value = convert(value, col, connection)
         values.append(value)
-    table_fields = Table._meta.concrete_fields
+    table_fields = _row_fields(Table)
     table = Table.from_db(connection.alias, [f.attname for f in table_fields], values[:len(table_fields)])
-    room = Room.from_db(connection.alias, [f.attname for f in Room._meta.concrete_fields],
-                        values[len(table_fields):])
+    room = Room.from_db(connection.alias, [f.attname for f in _row_fields(Room)], values[len(table_fields):])
     table.room = room
     return table
 
