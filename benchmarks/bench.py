@@ -178,6 +178,15 @@ def wait_quiet(limit: float, seconds: float) -> float:
     return os.getloadavg()[0]
 
 
+def vacuum() -> None:
+    """VACUUM (ANALYZE) the bench database. Every table command writes a new version of its table's row, so a
+    500-table run leaves tens of thousands of dead rows, which a production server's autovacuum clears as it
+    goes. The machine's PostgreSQL may run without autovacuum (this one's CI configuration turns it off, and the
+    bench changes no server setting), so each HalfPoint run starts from a vacuumed database instead of the
+    leftovers of the runs before it."""
+    run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", DB_NAME, "-qc", "VACUUM (ANALYZE)"])
+
+
 def machine() -> dict:
     mem = next(int(line.split()[1]) for line in open("/proc/meminfo") if line.startswith("MemTotal"))
     model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
@@ -186,6 +195,7 @@ def machine() -> dict:
         "cores": os.cpu_count(), "memory_gib": round(mem / 2**20, 1), "cpu": model,
         "python": platform.python_version(), "kernel": platform.release(),
         "postgresql": run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc", "show server_version"]).strip(),
+        "autovacuum": run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc", "show autovacuum"]).strip(),
         "redis": re.search(r"redis_version:(\S+)", run(["redis-cli", "info", "server"])).group(1),
         "packages": {name: _version(name) for name in ("django", "channels", "channels-redis", "daphne", "redis",
                                                           "websockets")},
@@ -211,6 +221,8 @@ class Runner:
 
     def loadtest(self, stack: Stack, *, label: str, tables: int, seconds: float, rate: str = "0.5",
                  bare: bool = False, payload: int = 2000, profile: bool = False) -> dict:
+        if not bare:
+            vacuum()
         load = wait_quiet(self.a.quiet_load, self.a.quiet_wait)
         cmd = [PY, "manage.py", "loadtest", "--url", stack.urls, "--tables", str(tables), "--seconds", str(seconds),
                "--rate", rate, "--json", "--workers", str(self.a.workers), "--warmup", str(self.a.warmup)]
@@ -346,7 +358,8 @@ def render(data: dict) -> str:
         f"## Figures from `make bench` ({data['date']}, {data['elapsed_minutes']} minutes)",
         "",
         f"Machine: {m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB; Python {m['python']}, PostgreSQL "
-        f"{m['postgresql']}, Redis {m['redis']}; " + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + ".",
+        f"{m['postgresql']} (autovacuum {m.get('autovacuum', '?')}; every HalfPoint run starts from a VACUUM of the bench "
+        f"database), Redis {m['redis']}; " + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + ".",
         f"Stack: 2 daphne processes, 1 Celery worker (4 threads), Celery beat, channel layer `{data['layer']}`; "
         f"environment {', '.join(f'{k}={v}' for k, v in STACK_ENV.items() if k not in ('SECRET_KEY',))}.",
         f"Each run: {data.get('warmup', 0):g} s of warm-up (played, not measured: every table opens its bank in the same "
