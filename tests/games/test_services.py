@@ -421,3 +421,18 @@ def test_a_practice_room_fills_with_bots_and_plays_for_points(cast, clock):
     assert balances_for(cast["bob"])["points"]["held"] == 0
     assert not Account.objects.filter(kind="hold", closed_at__isnull=True).exists()
     assert_ledger_clean()
+
+
+@pytest.mark.services
+def test_on_postgresql_a_tables_row_keeps_its_state_in_its_page(cast):
+    """Migration 0009: a state of a few KB is neither compressed nor moved to the TOAST table on every command."""
+    room = ten_half_table(cast)
+    bet_all(room, cast)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'games_table'")
+        assert "toast_tuple_target=8160" in cursor.fetchone()[0]
+        cursor.execute("SELECT pg_column_size(state), octet_length(state::text) FROM games_table WHERE room_id = %s",
+                       [room.pk])
+        stored, text = cursor.fetchone()
+    assert text > 2100  # past the default threshold, where it would be compressed to well under its text
+    assert stored >= text * 0.9  # kept whole, in the row
