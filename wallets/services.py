@@ -444,7 +444,8 @@ def hand_settle(
     may be left out or given 0. Returns None when nothing moves (no transaction is written).
     Raises WalletError (unbalanced, unknown_hold), HoldClosed, InsufficientFunds (a stack
     would go below zero: rules/README.md "No debt").
-    Queries: a constant six, whatever the number of seats.
+    Queries: a constant few, whatever the number of seats: savepoint, lock, claim, entries and balances (one
+    statement on PostgreSQL, two elsewhere), release; without the savepoint and its release with `savepoint=False`.
     Locks: every hold in `movements`, in pk order (the caller's Table lock comes first).
     `savepoint=False`, inside the caller's transaction: no savepoint of its own, so a refusal leaves that whole
     transaction to be rolled back (Django refuses any further query in it). games.services settles this way on
