@@ -35,30 +35,19 @@ def _send(room_id: int, message: dict) -> None:
         logger.exception("broadcast to room %s failed", room_id)
 
 
-# Where a broadcast is sent from decides how:
-# - A server's database thread (inside sync_to_async, where every socket command runs): the send is handed to the
-#   server's own event loop and the thread goes on without waiting for it. Waiting (async_to_sync) cost two thread
-#   hand-overs a command, about 10 % of a web process at 500 tables (docs/performance.md). Nothing is lost by not
-#   waiting: a failed send was only ever logged (the command is committed), and consumers repair any gap from the
-#   version numbers (games/consumers.py, `resync_if_behind`).
-# - A Celery worker (the clock's wakes, the next hand) is not inside a server's event loop. There async_to_sync
-#   would start a new event loop for every call, and channels_redis a new Redis connection with it: 4.8 ms of CPU
-#   a broadcast, against 0.3 ms on a loop kept for the process's life (docs/performance.md). So it gets one loop
-#   of its own, on a thread, for its life, and waits for each send (a task's broadcast is out when the task ends).
-# - The in-memory layer (`make run`, tests) stays on async_to_sync: its queues belong to the loop that reads them,
-#   and a test sees a command's broadcast as soon as the command returns.
+# A Celery worker (the clock's wakes, the next hand) is not inside a server's event loop. There async_to_sync
+# would start a new event loop for every call, and channels_redis a new Redis connection with it: 4.8 ms of CPU
+# a broadcast, against 0.3 ms on a loop kept for the process's life (docs/performance.md). So it gets one loop
+# of its own, on a thread, for its life. In a web process, a database thread (inside sync_to_async) hands the call
+# to the server's loop, as before; the in-memory layer (`make run`, tests) stays on async_to_sync too, since its
+# queues belong to the loop that reads them.
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid = 0
 _loop_lock = threading.Lock()
-_sending: set[asyncio.Task] = set()  # sends under way on the server loop (the loop keeps only weak references)
 
 
-def _server_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop of the server whose database thread this is (asgiref's sync_to_async), or None."""
-    local = SyncToAsync.threadlocal
-    if getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return None
-    return getattr(local, "main_event_loop", None)
+def _in_server_thread() -> bool:
+    return getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()
 
 
 def _own_loop() -> asyncio.AbstractEventLoop:
@@ -70,25 +59,9 @@ def _own_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def _start_send(layer, group: str, message: dict) -> None:
-    """On the server loop: send, and log a failure (nobody waits for the result)."""
-    task = asyncio.get_running_loop().create_task(layer.group_send(group, message))
-    _sending.add(task)
-    task.add_done_callback(_sent)
-
-
-def _sent(task: asyncio.Task) -> None:
-    _sending.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        logger.error("broadcast failed", exc_info=task.exception())
-
-
 def _group_send(layer, group: str, message: dict) -> None:
-    server_loop = _server_loop()
-    if isinstance(layer, InMemoryChannelLayer):
+    if _in_server_thread() or isinstance(layer, InMemoryChannelLayer):
         async_to_sync(layer.group_send)(group, message)
-    elif server_loop is not None:
-        server_loop.call_soon_threadsafe(_start_send, layer, group, message)
     else:
         asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _own_loop()).result(timeout=10)
 
