@@ -140,7 +140,9 @@ class Tab:
 
     async def close(self) -> None:
         if self.comm is not None and self.closed is None and not self.comm.future.done():
-            await self.comm.disconnect()
+            # Let the consumer's disconnect handler finish, as daphne does (10 s): the communicator's own default
+            # cancels it after 1 s, which a busy CI machine passed before the handler sent its presence frame.
+            await self.comm.disconnect(timeout=WAIT)
         self.closed = self.closed or 1000
 
     def of(self, kind: str) -> list[dict]:
