@@ -240,7 +240,7 @@ def _locked(room_id: int) -> _Run:
 # (docs/performance.md). The SELECT and its converters are built once per process; the UPDATE (`_store`) and
 # the events' INSERT (`_events_insert`) are joined from their field lists. Same columns, same conversions (each
 # field's own), same lock.
-_ROW_SQL: dict[str, tuple] = {}  # database vendor -> (SQL, converters per column)
+_ROW_SQL: dict[str, tuple] = {}  # database vendor -> (SQL, converters per column, Table's and Room's attnames)
 
 
 # The room's rule set and overrides (about 1 KB of JSON) are left out of the lock: no command reads them (the
@@ -270,12 +270,13 @@ def _row_sql() -> tuple:
     sql = (f"SELECT {', '.join(columns)} FROM {quote(Table._meta.db_table)} t "
            f"JOIN {quote(Room._meta.db_table)} r ON r.{quote(Room._meta.pk.column)} = t.{quote(Table._meta.pk.column)} "
            f"WHERE t.{quote(Table._meta.pk.column)} = %s{lock}")
-    _ROW_SQL[connection.vendor] = found = (sql, converters)
+    names = tuple([f.attname for f in _row_fields(model)] for model in (Table, Room))
+    _ROW_SQL[connection.vendor] = found = (sql, converters, names)
     return found
 
 
 def _lock_table_row(room_id: int) -> Table | None:
-    sql, converters = _row_sql()
+    sql, converters, (table_names, room_names) = _row_sql()
     with connection.cursor() as cursor:
         cursor.execute(sql, [room_id])
         row = cursor.fetchone()
@@ -286,9 +287,8 @@ def _lock_table_row(room_id: int) -> Table | None:
         for convert, col in column_converters:
             value = convert(value, col, connection)
         values.append(value)
-    table_fields = _row_fields(Table)
-    table = Table.from_db(connection.alias, [f.attname for f in table_fields], values[:len(table_fields)])
-    room = Room.from_db(connection.alias, [f.attname for f in _row_fields(Room)], values[len(table_fields):])
+    table = Table.from_db(connection.alias, table_names, values[:len(table_names)])
+    room = Room.from_db(connection.alias, room_names, values[len(table_names):])
     table.room = room
     return table
 
