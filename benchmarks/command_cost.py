@@ -5,7 +5,8 @@ decided by the engine's basic bot, sent through `services.action_submit` as a so
 broadcast is turned into the frames of the four seats and a spectator with the broadcast's own code
 (`selectors.update_frames`), as the committing process does. No socket, no channel layer, no Celery (the
 wakes that the commands schedule run inline when due): what is left is the work of our own code and
-of the database, per command, in wall time and in this process's CPU time. docs/performance.md
+of the database, per command, in wall time, in this process's CPU time and (PostgreSQL on this machine) in
+the CPU time of the connection's backend process. docs/performance.md
 compares it with what the live stack manages.
 """
 
@@ -35,6 +36,21 @@ from wallets.models import Currency  # noqa: E402
 LONG_TIMERS = {"bet_seconds": 600, "act_seconds": 600, "bank_seconds": 600}
 
 
+def backend_cpu() -> tuple[int, float] | None:
+    """This connection's PostgreSQL backend and the CPU seconds it has used so far (same machine, /proc), or
+    None."""
+    if connection.vendor != "postgresql":
+        return None
+    connection.ensure_connection()
+    pid = connection.connection.info.backend_pid
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:  # another machine, or no permission
+        return None
+    return pid, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=500, help="moves to time (default 500)")
@@ -61,6 +77,7 @@ def main() -> None:
         services.action_submit(room_id=room.pk, user=users[0], action="start")
         wall = time.perf_counter()
         spent_wall = spent_cpu = 0.0
+        spent_backend = 0.0 if backend_cpu() is not None else None
         for _ in range(a.steps):
             table = Table.objects.get(pk=room.pk)  # the client's side: what to play (not timed)
             state = state_from_json(table.state)
@@ -70,6 +87,7 @@ def main() -> None:
                 if decided is not None:
                     move = (by_pk[int(uid)], *decided)
                     break
+            b0 = backend_cpu()
             w0, c0 = time.perf_counter(), time.process_time()
             if move is None:
                 services.table_wake(room_id=room.pk)  # between hands: the next one starts
@@ -81,6 +99,11 @@ def main() -> None:
                 commands += 1
             spent_wall += time.perf_counter() - w0
             spent_cpu += time.process_time() - c0
+            b1 = backend_cpu()
+            if None in (b0, b1, spent_backend) or b0[0] != b1[0]:  # not measurable, or another connection
+                spent_backend = None
+            else:
+                spent_backend += b1[1] - b0[1]
         total_wall = time.perf_counter() - wall
     finally:
         services.room_close(room_id=room.pk, by=users[0])
@@ -89,13 +112,15 @@ def main() -> None:
         "ms_per_command_wall": round(1000 * spent_wall / a.steps, 2),
         "ms_per_command_cpu": round(1000 * spent_cpu / a.steps, 2),
         "ms_per_step_with_client_wall": round(1000 * total_wall / a.steps, 2),
+        "ms_per_command_database_cpu": None if spent_backend is None else round(1000 * spent_backend / a.steps, 2),
     }
     if a.json:
         print(json.dumps(result))
     else:
         print(f"{connection.vendor}: {commands} commands and {wakes} wakes, {frames} viewer frames; per command "
               f"(with its frames): {result['ms_per_command_wall']} ms wall, {result['ms_per_command_cpu']} ms CPU "
-              "in this process (the database's own CPU not included)")
+              "in this process, " + (f"{result['ms_per_command_database_cpu']} ms CPU in the PostgreSQL backend"
+                                        if spent_backend is not None else "the database's own CPU not measured"))
 
 
 if __name__ == "__main__":

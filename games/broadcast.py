@@ -60,10 +60,71 @@ def _own_loop() -> asyncio.AbstractEventLoop:
 
 
 def _group_send(layer, group: str, message: dict) -> None:
+    outbox = getattr(_outboxes, "current", None)
+    if outbox is not None and outbox.add(group, message):
+        return  # the socket's event loop sends it when the call returns (`Outbox`)
     if _in_server_thread() or isinstance(layer, InMemoryChannelLayer):
         async_to_sync(layer.group_send)(group, message)
     else:
         asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _own_loop()).result(timeout=10)
+
+
+# A socket's database call (games/consumers.py, `db`) does not send its broadcasts from its thread: it puts them in
+# an outbox that the socket's event loop sends, in order and awaited, as soon as the call returns. Sending from the
+# thread meant async_to_sync: two thread hand-overs and a Condition per message, about a tenth of a web process at
+# 500 tables (docs/performance.md). The order is the same as before: the table's update goes out, awaited, before
+# the command's ack or the next message of that socket.
+_outboxes = threading.local()
+
+
+class Outbox:
+    """The broadcasts of one database call, committed and waiting for the event loop (`collecting`, `flush`).
+    A call whose socket was cancelled while it ran (a server shutting down) still broadcasts: `detach` hands
+    what is already here to the loop, and the thread sends the rest itself as before."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, dict]] = []
+        self.detached = False
+        self.lock = threading.Lock()
+
+    def add(self, group: str, message: dict) -> bool:
+        with self.lock:
+            if self.detached:
+                return False
+            self.messages.append((group, message))
+            return True
+
+    def detach(self) -> list[tuple[str, dict]]:
+        with self.lock:
+            self.detached = True
+            messages, self.messages = self.messages, []
+            return messages
+
+
+def collecting(func):
+    """`func(outbox, *args, **kwargs)` runs `func(*args, **kwargs)` with its broadcasts kept in `outbox`.
+    For a thread of a socket's database pool (games/consumers.py)."""
+
+    def call(outbox: Outbox, *args, **kwargs):
+        _outboxes.current = outbox
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _outboxes.current = None
+
+    return call
+
+
+async def flush(messages: list[tuple[str, dict]]) -> None:
+    """Send the broadcasts of an outbox from the event loop, in the order they were committed."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in messages:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # as `_send`: the layer being down must not undo a committed command; clients resync
+            logger.exception("broadcast to %s failed", group)
 
 
 def table_update(room_id: int, version: int, state: TableState, events: list[dict], users: dict, is_open: bool,

@@ -21,7 +21,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from games import moderation, selectors, services
-from games.broadcast import group_name, presence, user_group
+from games.broadcast import Outbox, collecting, flush, group_name, presence, user_group
 from games.fields import text as json_text
 from games.models import Table
 
@@ -52,10 +52,36 @@ def db_threads_stop() -> None:
         gc.collect()  # a finished thread's connection closes when it is collected
 
 
+_flushing: set[asyncio.Task] = set()  # the sends of cancelled calls, kept until done (asyncio holds tasks weakly)
+
+
 def db(func):
+    """`func` on a database thread, awaited; what it broadcasts is sent from this loop when it returns
+    (games/broadcast.py, `Outbox`), before the socket goes on."""
     if _db_threads is None:  # GAMES_DB_THREADS=0: asgiref's one thread
-        return database_sync_to_async(func)
-    return database_sync_to_async(func, thread_sensitive=False, executor=_db_threads)
+        run = database_sync_to_async(collecting(func))
+    else:
+        run = database_sync_to_async(collecting(func), thread_sensitive=False, executor=_db_threads)
+
+    async def call(*args, **kwargs):
+        outbox, cancelled = Outbox(), False
+        try:
+            return await run(outbox, *args, **kwargs)
+        except asyncio.CancelledError:
+            cancelled = True
+            raise
+        finally:
+            # A call can commit and then raise: what it committed goes out either way.
+            # A cancelled call goes on in its thread: what it committed so far goes out now, the rest from there.
+            messages = outbox.detach()
+            if cancelled:
+                task = asyncio.get_running_loop().create_task(flush(messages))
+                _flushing.add(task)
+                task.add_done_callback(_flushing.discard)
+            else:
+                await flush(messages)
+
+    return call
 
 
 MAX_FRAME = 16 * 1024

@@ -43,3 +43,61 @@ async def test_a_server_database_thread_sends_through_the_server_loop(monkeypatc
     monkeypatch.setattr(broadcast, "_own_loop", lambda: pytest.fail("a server thread used a loop of its own"))
     await database_sync_to_async(broadcast.chat_hidden)(90_002, 7)
     assert (await asyncio.wait_for(layer.receive(channel), 5))["id"] == 7
+
+
+async def test_a_socket_database_call_leaves_its_broadcasts_to_the_loop_which_sends_them_in_order(monkeypatch):
+    from games.consumers import db
+
+    layer, channel = await listener(90_003)
+    monkeypatch.setattr(broadcast, "async_to_sync", lambda f: pytest.fail("the database thread sent a message"))
+    queued = []
+
+    def call():
+        broadcast.chat_hidden(90_003, 1)
+        broadcast.chat_hidden(90_003, 2)
+        queued.append(len(broadcast._outboxes.current.messages))
+        return "done"
+
+    assert await db(call)() == "done"
+    assert queued == [2]  # held while the call ran...
+    got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(2)]
+    assert [m["id"] for m in got] == [1, 2]  # ...and sent, in order, once it returned
+    assert getattr(broadcast._outboxes, "current", None) is None
+
+
+async def test_a_call_that_raises_after_a_broadcast_still_sends_it():
+    from games.consumers import db
+
+    layer, channel = await listener(90_004)
+
+    def call():
+        broadcast.chat_hidden(90_004, 3)
+        raise ValueError("after the commit")
+
+    with pytest.raises(ValueError):
+        await db(call)()
+    assert (await asyncio.wait_for(layer.receive(channel), 5))["id"] == 3
+
+
+async def test_a_cancelled_call_sends_what_it_committed_and_its_thread_sends_the_rest():
+    from games.consumers import db
+
+    layer, channel = await listener(90_005)
+    reached, go_on, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def call():
+        broadcast.chat_hidden(90_005, 4)
+        reached.set()
+        go_on.wait(10)
+        broadcast.chat_hidden(90_005, 5)  # after the socket gave up on the call: the thread sends it itself
+        finished.set()
+
+    task = asyncio.get_running_loop().create_task(db(call)())
+    assert await asyncio.to_thread(reached.wait, 10)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    go_on.set()
+    got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(2)]
+    assert [m["id"] for m in got] == [4, 5]
+    assert await asyncio.to_thread(finished.wait, 10)
