@@ -109,15 +109,21 @@ class Stack:
             self._start("worker", [PY, "-m", "celery", "-A", "config", "worker", "-l", "WARNING"], e)
             self._start("beat", [PY, "-m", "celery", "-A", "config", "beat", "-l", "WARNING",
                                  "-s", str(OUT / "beat-schedule")], e)
-        for port, (_name, proc) in zip(ports, self.procs, strict=False):
-            wait_port(port, proc)
-        if celery:  # the first hand of every table needs the worker: wait until it answers
-            deadline = time.monotonic() + 180
-            while subprocess.run([PY, "-m", "celery", "-A", "config", "inspect", "ping", "--timeout", "3"], cwd=ROOT,
-                                 env=e, capture_output=True).returncode != 0:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the Celery worker did not answer (see {OUT}/worker.log)")
-                time.sleep(1)
+        try:
+            for port, (_name, proc) in zip(ports, self.procs, strict=False):
+                wait_port(port, proc)
+            if celery:  # the first hand of every table needs the worker: wait until it answers
+                deadline = time.monotonic() + 180
+                while subprocess.run([PY, "-m", "celery", "-A", "config", "inspect", "ping", "--timeout", "3"],
+                                     cwd=ROOT, env=e, capture_output=True).returncode != 0:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"the Celery worker did not answer (see {OUT}/worker.log)")
+                    time.sleep(1)
+        except BaseException:
+            # A stack that failed to start stops what it did start: a worker and beat left behind by a daphne that
+            # would not start took the next runs' wake tasks and CPU, unseen.
+            self.stop()
+            raise
 
     def _start(self, name: str, cmd: list[str], e: dict) -> None:
         logf = open(OUT / f"{name}.log", "ab")  # noqa: SIM115 (the child keeps it; closed at exit)
