@@ -157,11 +157,13 @@ class Stack:
 # --- the machine ------------------------------------------------------------------------------------------
 
 
-def cpu_times() -> tuple[int, int]:
+def cpu_times() -> tuple[int, int, int]:
+    """(busy, total, steal) jiffies of the whole machine. Steal is time the hypervisor gave this virtual machine's
+    cores to another guest: counted as busy here, since our processes could not run, and reported on its own."""
     with open("/proc/stat") as f:
         v = [int(x) for x in f.readline().split()[1:]]
     idle = v[3] + v[4]
-    return sum(v) - idle, sum(v)
+    return sum(v) - idle, sum(v), v[7] if len(v) > 7 else 0
 
 
 def busy_others(exclude: set[int]) -> list[str]:
@@ -263,9 +265,10 @@ class Runner:
         r = json.loads(stdout)
         ours = sum(p.get("cpu_percent", 0) for p in r["servers"]) + r["generator"]["cpu_percent"]
         machine_pct = 100 * os.cpu_count() * (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1])
+        steal_pct = 100 * os.cpu_count() * (busy1[2] - busy0[2]) / max(1, busy1[1] - busy0[1])
         r.update(label=label, command="python manage.py " + " ".join(cmd[2:]), load_before=round(load, 2),
             others=busy_others({os.getpid(), proc.pid, *stack.pids()}),
-            machine_cpu_percent=round(machine_pct), stack_cpu_percent=round(ours))
+            machine_cpu_percent=round(machine_pct), steal_percent=round(steal_pct, 1), stack_cpu_percent=round(ours))
         if spy is not None:
             r["profile"] = spy
         self.results.append(r)
@@ -349,12 +352,13 @@ def fmt_run(r: dict) -> str:
     cpu = "/".join(f"{p.get('cpu_percent', 0):.0f}" for p in daphne) or "-"
     return (f"| {r['tables']} | {r['rate']} | {r['commands_per_second']} | {lat['p50']} | {lat['p95']} | {lat['p99']} "
             f"| {lat['max']} | {r['errors']} | {r['lost']} | {r['hands']} | {rss} | {'-' if crss is None else round(crss)} "
-            f"| {cpu} | {r['generator']['cpu_percent']:.0f} | {r['machine_cpu_percent']} | {r['load_before']} |")
+            f"| {cpu} | {r['generator']['cpu_percent']:.0f} | {r['machine_cpu_percent']} | {r.get('steal_percent', '-')} "
+            f"| {r['load_before']} |")
 
 
 RUN_HEADER = ("| tables | rate | commands/s | p50 ms | p95 ms | p99 ms | max ms | errors | lost | hands "
-              "| daphne peak RSS MB | Celery peak RSS MB | daphne CPU % | clients CPU % | machine CPU % | load before |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "| daphne peak RSS MB | Celery peak RSS MB | daphne CPU % | clients CPU % | machine CPU % | steal % | load before |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def render(data: dict) -> str:
@@ -377,7 +381,9 @@ def render(data: dict) -> str:
         "",
         "Latency: from sending a command to the moment the last of the table's 4 seats has its update. "
         "RSS: peak resident memory sampled each second; CPU: % of one core over the window; machine CPU: "
-        f"all processes, % of one core ({m['cores']} cores = {100 * m['cores']} %).",
+        f"all processes, % of one core ({m['cores']} cores = {100 * m['cores']} %), from the start of the loadtest "
+        "(logins and set-up included) to its end; steal: of that, the time the hypervisor ran another guest on "
+        "this machine's cores (our processes were ready and could not run).",
         "",
         RUN_HEADER,
         *[fmt_run(r) for r in data["main"]],
