@@ -264,8 +264,11 @@ class Runner:
             raise RuntimeError("loadtest failed:\n" + "".join(errors)[-3000:])
         r = json.loads(stdout)
         ours = sum(p.get("cpu_percent", 0) for p in r["servers"]) + r["generator"]["cpu_percent"]
-        machine_pct = 100 * os.cpu_count() * (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1])
-        steal_pct = 100 * os.cpu_count() * (busy1[2] - busy0[2]) / max(1, busy1[1] - busy0[1])
+
+        def share(field: int) -> float:  # % of one core over the run, all cores (2 cores = 200 %)
+            return 100 * os.cpu_count() * (busy1[field] - busy0[field]) / max(1, busy1[1] - busy0[1])
+
+        machine_pct, steal_pct = share(0), share(2)
         r.update(label=label, command="python manage.py " + " ".join(cmd[2:]), load_before=round(load, 2),
             others=busy_others({os.getpid(), proc.pid, *stack.pids()}),
             machine_cpu_percent=round(machine_pct), steal_percent=round(steal_pct, 1), stack_cpu_percent=round(ours))
