@@ -12,10 +12,10 @@ from .rules import KNOBS, PRESETS, Rules, knobs, rules_from
 from .shuffle import commitment, shuffle, verify
 from .state import TableState, state_from_json, state_to_json
 from .variants import VARIANTS, find_variant
-from .view import legal_actions, redact_event, view
+from .view import legal_actions, redact_event, shared_view, view
 
 __all__ = [
     "KNOBS", "PRESETS", "VARIANTS", "Command", "EngineError", "Rules", "RulesError", "TableState", "apply",
     "apply_in_place", "bot_decide", "commitment", "find_variant", "knobs", "legal_actions", "new_table",
-    "redact_event", "rules_from", "shuffle", "state_from_json", "state_to_json", "verify", "view",
+    "redact_event", "rules_from", "shared_view", "shuffle", "state_from_json", "state_to_json", "verify", "view",
 ]

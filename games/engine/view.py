@@ -58,24 +58,31 @@ def legal_actions(state: TableState, seat_id: str | None) -> list[str]:
     return out
 
 
-def _hand_view(s: TableState, viewer: str | None) -> dict | None:
+def _hand_view(s: TableState, viewer: str | None, evals: dict | None = None) -> dict | None:
+    """`evals`: the hands' evaluations already made for another viewer of the same state, by (owner, index)."""
     h = s.hand
     if h is None:
         return None
     from .variants import VARIANTS
 
     v = VARIANTS[s.rules.game]
+    if evals is None:
+        evals = {}
     hands = {}
     for owner, phs in h["hands"].items():
         shown = []
-        for ph in phs:
+        for i, ph in enumerate(phs):
             cards = [_card(c, owner, viewer) for c in ph["cards"]]
             entry = {"cards": cards, "stake": ph["stake"], "done": ph["done"], "doubled": ph["doubled"],
                      "settled": ph["settled"], "outcome": ph["outcome"][0] if ph["outcome"] else None,
                      "mort": ph["mort"], "secret": ph["secret"], "split": ph["split"]}
             if all("card" in c for c in cards):
-                ev = v.evaluate([c[0] for c in ph["cards"]], s.rules)
-                entry.update({"total": v.display_total(ev.total), "class": ev.cls, "bust": ev.bust})
+                shown_ev = evals.get((owner, i))
+                if shown_ev is None:
+                    ev = v.evaluate([c[0] for c in ph["cards"]], s.rules)
+                    shown_ev = evals[(owner, i)] = {"total": v.display_total(ev.total), "class": ev.cls,
+                                                    "bust": ev.bust}
+                entry.update(shown_ev)
             shown.append(entry)
         hands[owner] = shown
     return {
@@ -91,34 +98,55 @@ def _hand_view(s: TableState, viewer: str | None) -> dict | None:
     }
 
 
-def view(state: TableState, viewer: str | None = None, *, detached: bool = True) -> dict:
-    """Everything ``viewer`` (a seat id; None or an unknown id is a spectator) may see, as JSON.
-    ``detached=False`` skips the deep copy: the dict then shares lists with the state, and is for
-    serializing at once, never for keeping or changing (the live tables' frames, games/selectors.py)."""
+def shared_view(state: TableState) -> dict:
+    """The parts of every viewer's `view` of `state` that do not depend on the viewer: made once for the
+    views of one command (games/selectors.py, `update_frames`), and passed to `view` as `shared`."""
     s = state
-    seat = s.seat(viewer) if viewer else None
-    vid = seat["id"] if seat else None
-    r: Rules = s.rules
-    out = {
-        "game": r.game, "rules": r.to_json(), "phase": s.phase, "hand_no": s.hand_no,
-        "you": vid, "role": ("banker" if vid == s.banker else seat["role"]) if seat else "spectator",
-        "banker": s.banker, "bank": s.bank, "bank_opening": s.bank_opening, "bank_topups": s.bank_topups,
-        "net_profit": _net_profit(s) if s.banker else 0, "bank_hands": s.bank_hands,
-        "retire_requested": s.retire_requested, "jackpot": s.jackpot,
+    return {
+        "rules": s.rules.to_json(),
+        "net_profit": _net_profit(s) if s.banker else 0,
         "seats": [{"id": x["id"], "name": x["name"], "stack": x["stack"], "bot": x["bot"], "role": x["role"],
                    "position": x["position"], "host": x["host"], "leaving": x["leaving"], "away": x.get("away", False),
                    "banker": x["id"] == s.banker} for x in sorted(s.seats, key=lambda x: (x["role"], x["position"]))],
-        "deadline": s.deadline, "deadline_for": list(s.deadline_for),
+        "deadline_for": list(s.deadline_for),
         "pending": {"kind": s.pending["kind"], "seat": s.pending["seat"]} if s.pending else None,
-        "commitment": s.commitment,
         "seed": s.hand["seed"] if s.hand is not None and s.hand["over"] else None,
-        "hand": _hand_view(s, vid),
         # The finished hand's record (every card revealed) until the next hand starts.
         "last_hand": s.last_hand if s.phase not in IN_HAND else None,
         "shoe": {"stock": len(s.shoe["stock"]) + (len(s.hand["stock"]) if s.hand and not s.hand["over"] else 0),
                  "discards": len(s.shoe["discards"])} if s.shoe is not None else None,
-        "legal_actions": legal_actions(s, vid),
         "next_rules": s.next_rules.to_json() if s.next_rules else None,
+    }
+
+
+def view(state: TableState, viewer: str | None = None, *, detached: bool = True, shared: dict | None = None,
+         evals: dict | None = None) -> dict:
+    """Everything ``viewer`` (a seat id; None or an unknown id is a spectator) may see, as JSON.
+    ``detached=False`` skips the deep copy: the dict then shares lists with the state, and is for
+    serializing at once, never for keeping or changing (the live tables' frames, games/selectors.py).
+    ``shared`` and ``evals``: what the views of other viewers of the same state already made (`shared_view`,
+    and the hands' evaluations), for a command that serializes the view of every viewer."""
+    s = state
+    seat = s.seat(viewer) if viewer else None
+    vid = seat["id"] if seat else None
+    r: Rules = s.rules
+    c = shared if shared is not None else shared_view(s)
+    out = {
+        "game": r.game, "rules": c["rules"], "phase": s.phase, "hand_no": s.hand_no,
+        "you": vid, "role": ("banker" if vid == s.banker else seat["role"]) if seat else "spectator",
+        "banker": s.banker, "bank": s.bank, "bank_opening": s.bank_opening, "bank_topups": s.bank_topups,
+        "net_profit": c["net_profit"], "bank_hands": s.bank_hands,
+        "retire_requested": s.retire_requested, "jackpot": s.jackpot,
+        "seats": c["seats"],
+        "deadline": s.deadline, "deadline_for": c["deadline_for"],
+        "pending": c["pending"],
+        "commitment": s.commitment,
+        "seed": c["seed"],
+        "hand": _hand_view(s, vid, evals),
+        "last_hand": c["last_hand"],
+        "shoe": c["shoe"],
+        "legal_actions": legal_actions(s, vid),
+        "next_rules": c["next_rules"],
     }
     return json_copy(out) if detached else out
 
