@@ -11,7 +11,7 @@ Setup, in the command's process, through the ORM and HTTP:
 - N rooms (practice points, long turn timers so that no timeout races a client's command), and rooms
   an interrupted earlier run left open are closed first. The rooms are closed at the end.
 
-Play, in `--workers` processes (asyncio and the `websockets` client; no Django there): every user's
+Play, in `--workers` processes (asyncio and websockets' Sans-I/O protocol, `Socket`; no Django there): every user's
 socket connects with its cookie, sits, the host starts; at a common start time every table plays hands
 with the engine's basic bot deciding from the client's own view, paced so that a table sends R commands
 a second on average (`--rate max`: as soon as a client has something to do). The latency of a command
@@ -42,8 +42,13 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import orjson
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.client import ClientProtocol
+from websockets.exceptions import InvalidHandshake, InvalidStatus
+from websockets.frames import Opcode
+from websockets.http11 import Response
+from websockets.protocol import State
+from websockets.typing import Origin
+from websockets.uri import parse_uri
 
 from games.engine import bot_decide
 from games.engine.rules import Rules
@@ -398,6 +403,110 @@ def parse_frame(text: str) -> dict:
         return json.loads(text)
 
 
+class Socket(asyncio.Protocol):
+    """One client WebSocket: websockets' Sans-I/O protocol driven from asyncio's own callbacks. A frame is
+    handled (`on_text`) in the callback that read it: no task is woken, no queue is filled per frame, as
+    websockets' asyncio client does. The load generator shares the machine with the servers it measures, so
+    its cost per frame is the servers' loss (docs/performance.md, Stop 20). Text frames only, as the
+    server sends (a fragmented one is put together); pings are answered by the protocol."""
+
+    def __init__(self, url: str, origin: str, headers: dict[str, str] | None, on_text, on_close):
+        self.protocol = ClientProtocol(parse_uri(url), origin=Origin(origin), max_size=2**22)
+        self.request = self.protocol.connect()
+        for name, value in (headers or {}).items():
+            self.request.headers[name] = value
+        self.on_text, self.on_close = on_text, on_close
+        self.transport: asyncio.Transport | None = None
+        self.opened = asyncio.get_running_loop().create_future()
+        self.lost = asyncio.get_running_loop().create_future()
+        self.parts: list[bytes] = []
+
+    @classmethod
+    async def open(cls, url: str, origin: str, headers: dict[str, str] | None, on_text, on_close,
+                   timeout: float) -> Socket:
+        split = urlsplit(url)
+        sock = cls(url, origin, headers, on_text, on_close)
+
+        async def opening():
+            await asyncio.get_running_loop().create_connection(lambda: sock, split.hostname, split.port)
+            await sock.opened
+
+        try:
+            await asyncio.wait_for(opening(), timeout)
+        except BaseException:
+            if sock.transport is not None:
+                sock.transport.abort()
+            raise
+        return sock
+
+    # asyncio's callbacks
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        self.protocol.send_request(self.request)
+        self._write()
+
+    def data_received(self, data: bytes) -> None:
+        self.protocol.receive_data(data)
+        self._events()
+
+    def eof_received(self) -> None:
+        self.protocol.receive_eof()
+        self._events()
+
+    def connection_lost(self, exc) -> None:
+        self.protocol.state = State.CLOSED
+        if not self.opened.done():  # never opened: the caller of `open` has the error, there is no close to tell
+            self.opened.set_exception(ConnectionError("socket closed during the handshake"))
+            self.on_close = lambda: None
+        if not self.lost.done():
+            self.lost.set_result(None)
+            self.on_close()
+
+    def _events(self) -> None:
+        for event in self.protocol.events_received():
+            if isinstance(event, Response):
+                if self.protocol.handshake_exc is not None:
+                    self.opened.set_exception(self.protocol.handshake_exc)
+                else:
+                    self.opened.set_result(None)
+            elif event.opcode is Opcode.TEXT or event.opcode is Opcode.CONT:
+                if event.fin and not self.parts:
+                    self.on_text(event.data.decode())
+                elif event.fin:
+                    text, self.parts = b"".join((*self.parts, event.data)).decode(), []
+                    self.on_text(text)
+                else:
+                    self.parts.append(event.data)
+        self._write()
+
+    def _write(self) -> None:
+        for data in self.protocol.data_to_send():
+            if data:
+                self.transport.write(data)
+            elif self.transport.can_write_eof():
+                self.transport.write_eof()
+            else:
+                self.transport.close()
+        if self.protocol.close_expected() and not self.lost.done():
+            asyncio.get_running_loop().call_later(2, self.transport.abort)
+
+    # what the client calls
+    def send(self, text: str) -> None:
+        if self.protocol.state is not State.OPEN:
+            raise ConnectionError("socket closed")
+        self.protocol.send_text(text.encode())
+        self._write()
+
+    async def close(self) -> None:
+        if self.protocol.state is State.OPEN:
+            self.protocol.send_close(1000)
+            self._write()
+        try:
+            await asyncio.wait_for(asyncio.shield(self.lost), 2)
+        except TimeoutError:
+            self.transport.abort()
+
+
 class Client:
     def __init__(self, table: LiveTable, index: int, base: str, origin: str, cookie: str | None):
         self.table = table
@@ -418,23 +527,25 @@ class Client:
 
     async def connect(self) -> None:
         headers = {"Cookie": f"{self.run.plan.cookie_name}={self.cookie}"} if self.cookie else None
-        self.ws = await connect(self.url, origin=self.origin, additional_headers=headers, open_timeout=120,
-                                ping_interval=None, close_timeout=2, compression=None, proxy=None,
-                                max_size=2**22, max_queue=None)
-        frame = parse_frame(await asyncio.wait_for(self.ws.recv(), 120))
-        if frame.get("type") != "snapshot":
-            raise LoadTestError(f"{self.url}: expected a snapshot, got {str(frame)[:200]}")
-        self.version, self.view = frame["version"], frame.get("view")
-        self.sat = bool(self.view and self.view.get("you"))
-        self.run.tasks.add(asyncio.create_task(self.read()))
+        first = asyncio.get_running_loop().create_future()
 
-    async def read(self) -> None:
-        run = self.run
-        try:
-            async for text in self.ws:
+        def on_text(text: str) -> None:
+            if first.done():
                 self.on_frame(parse_frame(text), time.monotonic(), len(text))
-        except ConnectionClosed:
-            pass
+                return
+            frame = parse_frame(text)  # the snapshot, taken in before any frame that follows it
+            if frame.get("type") != "snapshot":
+                first.set_exception(LoadTestError(f"{self.url}: expected a snapshot, got {str(frame)[:200]}"))
+                return
+            self.version, self.view = frame["version"], frame.get("view")
+            self.sat = bool(self.view and self.view.get("you"))
+            first.set_result(None)
+
+        self.ws = await Socket.open(self.url, self.origin, headers, on_text, self.closed, timeout=120)
+        await asyncio.wait_for(first, 120)
+
+    def closed(self) -> None:
+        run = self.run
         if not run.stopping:
             if run.measuring:
                 run.stats.dropped += 1
@@ -503,7 +614,10 @@ class Client:
             return None
         legal = v["legal_actions"]
         if not legal:
-            return None  # not this seat's turn: most frames
+            return None
+        hand = v["hand"]
+        if v["phase"] == "playing" and not (hand and hand["turn"] and hand["turn"]["seat"] == v["you"]):
+            return None  # another seat's turn, most frames: what bot_decide would say, without its cost
         me = next(x for x in v["seats"] if x["id"] == v["you"])
         if v["phase"] in ("waiting", "between_hands") and "top_up" in legal and v["banker"] != v["you"] \
                 and me["stack"] < table.plan.buy_in // 4:
@@ -537,7 +651,7 @@ class Client:
             finally:
                 if setup:
                     run.setup_slots.release()
-        except (ConnectionError, ConnectionClosed):
+        except ConnectionError:
             pass  # counted by read()
         finally:
             self.busy = False
@@ -565,7 +679,7 @@ class Client:
         table.open.append(cmd)
         fut = asyncio.get_running_loop().create_future()
         self.answers[action_id] = fut
-        await self.ws.send(orjson.dumps(frame).decode())
+        self.ws.send(orjson.dumps(frame).decode())
         try:
             answer = await asyncio.wait_for(fut, ANSWER_SECONDS)
         except TimeoutError:
