@@ -523,7 +523,7 @@ class Client:
         self.sat = False
         self.answers: dict[str, asyncio.Future] = {}
         self.sent_at: deque[float] = deque(maxlen=SERVER_RATE_LIMIT)
-        self._rules: tuple[dict, Rules] | None = None
+        self._rules: tuple[int, Rules] | None = None  # (hand number, its rules)
 
     async def connect(self) -> None:
         headers = {"Cookie": f"{self.run.plan.cookie_name}={self.cookie}"} if self.cookie else None
@@ -587,9 +587,11 @@ class Client:
     # --- deciding and acting -------------------------------------------------------------------------
 
     def rules(self) -> Rules:
-        data = self.view["rules"]
-        if self._rules is None or self._rules[0] != data:
-            self._rules = (data, Rules.from_json(data))
+        # A rules change waits for the next hand (rules/README.md): one Rules per hand number, not a comparison of
+        # the rules' JSON on every frame.
+        hand_no = self.view["hand_no"]
+        if self._rules is None or self._rules[0] != hand_no:
+            self._rules = (hand_no, Rules.from_json(self.view["rules"]))
         return self._rules[1]
 
     def decide(self) -> dict | None:
@@ -618,10 +620,10 @@ class Client:
         hand = v["hand"]
         if v["phase"] == "playing" and not (hand and hand["turn"] and hand["turn"]["seat"] == v["you"]):
             return None  # another seat's turn, most frames: what bot_decide would say, without its cost
-        me = next(x for x in v["seats"] if x["id"] == v["you"])
-        if v["phase"] in ("waiting", "between_hands") and "top_up" in legal and v["banker"] != v["you"] \
-                and me["stack"] < table.plan.buy_in // 4:
-            return {"action": "top_up", "args": {"amount": table.plan.buy_in - me["stack"]}}
+        if v["phase"] in ("waiting", "between_hands") and "top_up" in legal and v["banker"] != v["you"]:
+            me = next(x for x in v["seats"] if x["id"] == v["you"])
+            if me["stack"] < table.plan.buy_in // 4:
+                return {"action": "top_up", "args": {"amount": table.plan.buy_in - me["stack"]}}
         decision = bot_decide(v, "basic", self.rules())
         if decision is None:
             return None
