@@ -654,7 +654,7 @@ class Client:
                 if setup:
                     run.setup_slots.release()
         except ConnectionError:
-            pass  # counted by read()
+            pass  # counted by `closed`
         finally:
             self.busy = False
             if not run.stopping:
