@@ -57,7 +57,7 @@ def update_frames(version: int, state: TableState, events: list[dict], seat_ids,
 
     What every viewer's view shares (the rules, the seats, the last hand: `engine.view.shared_view`) is made and
     encoded once, and each frame embeds that text (`orjson.Fragment`); the hands are evaluated once too. A frame
-    is the same text as `json_text` of the viewer's own `view` (tests/engine/test_view.py)."""
+    is the same text as `json_text` of the viewer's own `view` (tests/games/test_frames.py)."""
     viewers = (*seat_ids, None)
     try:
         shared = {k: orjson.Fragment(json_dumps(v)) for k, v in shared_view(state).items()}
