@@ -84,3 +84,70 @@ def test_a_frame_the_server_wrote_through_json_parses_too():
     frame = {"type": "error", "code": "bad_action_id", "action_id": "\ud800", "version": 3}
     assert parse_frame(text(frame)) == frame
     assert parse_frame(text({"type": "ack", "version": 4})) == {"type": "ack", "version": 4}
+
+
+class FakeTransport:
+    """What the load generator's Socket writes, kept for a websockets server protocol to read."""
+
+    def __init__(self):
+        self.written = b""
+        self.aborted = False
+
+    def write(self, data):
+        self.written += data
+
+    def can_write_eof(self):
+        return True
+
+    def write_eof(self):
+        pass
+
+    def close(self):
+        pass
+
+    def abort(self):
+        self.aborted = True
+
+    def take(self) -> bytes:
+        data, self.written = self.written, b""
+        return data
+
+
+async def test_the_sans_io_socket_opens_joins_fragments_answers_pings_and_tells_its_close():
+    from websockets.frames import Opcode
+    from websockets.server import ServerProtocol
+
+    from games.loadtest import Socket
+
+    texts, closes = [], []
+    sock = Socket("ws://127.0.0.1:8000/ws/rooms/1234/", "http://127.0.0.1:8000", {"Cookie": "sessionid=abc"},
+                  texts.append, lambda: closes.append(True))
+    transport, server = FakeTransport(), ServerProtocol()
+    sock.connection_made(transport)
+    server.receive_data(transport.take())
+    (request,) = server.events_received()
+    assert request.headers["Cookie"] == "sessionid=abc" and request.headers["Origin"] == "http://127.0.0.1:8000"
+    server.send_response(server.accept(request))
+
+    def to_client():
+        for data in server.data_to_send():
+            sock.data_received(data)
+
+    to_client()
+    assert sock.opened.done() and sock.opened.exception() is None
+    server.send_text(b"{\"type\":", fin=False)  # one message in two frames
+    server.send_continuation(b"\"update\"}", fin=True)
+    server.send_text("{\"é\":1}".encode())
+    to_client()
+    assert texts == ['{"type":"update"}', '{"é":1}']
+    server.send_ping(b"are you there")
+    to_client()
+    server.receive_data(transport.take())
+    assert [(e.opcode, e.data) for e in server.events_received()] == [(Opcode.PONG, b"are you there")]
+    sock.send('{"type":"action"}')
+    server.receive_data(transport.take())
+    assert [e.data for e in server.events_received()] == [b'{"type":"action"}']
+    sock.connection_lost(None)
+    assert closes == [True]
+    with pytest.raises(ConnectionError):
+        sock.send("{}")
