@@ -617,9 +617,6 @@ class Client:
         legal = v["legal_actions"]
         if not legal:
             return None
-        hand = v["hand"]
-        if v["phase"] == "playing" and not (hand and hand["turn"] and hand["turn"]["seat"] == v["you"]):
-            return None  # another seat's turn, most frames: what bot_decide would say, without its cost
         if v["phase"] in ("waiting", "between_hands") and "top_up" in legal and v["banker"] != v["you"]:
             me = next(x for x in v["seats"] if x["id"] == v["you"])
             if me["stack"] < table.plan.buy_in // 4:

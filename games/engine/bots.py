@@ -38,8 +38,12 @@ def default_stake(view: dict, rules: Rules) -> int:
 def bot_decide(view: dict, level: str, rules: Rules) -> tuple[str, dict] | None:
     """The bot's next command for the seat ``view["you"]`` as (action, args), or None when it has none."""
     legal = view.get("legal_actions", [])
+    if not legal:
+        return None
+    if view["phase"] == "playing":
+        return _play(view, level, rules, legal)  # before the seat lookup: most views are another seat's turn
     me = next((x for x in view["seats"] if x["id"] == view.get("you")), None)
-    if me is None or not legal:
+    if me is None:
         return None
     if view["phase"] == "betting":
         if "bet" in legal:
@@ -54,9 +58,12 @@ def bot_decide(view: dict, level: str, rules: Rules) -> tuple[str, dict] | None:
             return "take_bank", {}
         if "refill" in legal:
             return ("refill", {"amount": me["stack"]}) if me["stack"] > 0 else ("pass_bank", {})
-        return None
-    if view["phase"] != "playing":
-        return None
+    return None
+
+
+def _play(view: dict, level: str, rules: Rules, legal: list[str]) -> tuple[str, dict] | None:
+    """The playing phase: an action only on this seat's own turn (`_mine`), so a seat that is not at the table,
+    whose turn it never is, gets None here as before the seat lookup above."""
     mine = _mine(view)
     if mine is None:
         return None
