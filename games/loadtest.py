@@ -420,6 +420,7 @@ class Socket(asyncio.Protocol):
         self.opened = asyncio.get_running_loop().create_future()
         self.lost = asyncio.get_running_loop().create_future()
         self.parts: list[bytes] = []
+        self.abort_timer: asyncio.TimerHandle | None = None  # a closing socket not closed by its peer in 2 s
 
     @classmethod
     async def open(cls, url: str, origin: str, headers: dict[str, str] | None, on_text, on_close,
@@ -487,8 +488,8 @@ class Socket(asyncio.Protocol):
                 self.transport.write_eof()
             else:
                 self.transport.close()
-        if self.protocol.close_expected() and not self.lost.done():
-            asyncio.get_running_loop().call_later(2, self.transport.abort)
+        if self.protocol.close_expected() and self.abort_timer is None and not self.lost.done():
+            self.abort_timer = asyncio.get_running_loop().call_later(2, self.transport.abort)
 
     # what the client calls
     def send(self, text: str) -> None:
