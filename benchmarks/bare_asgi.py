@@ -3,8 +3,8 @@
 The same server (daphne), the same channel layer (Django settings, so REDIS_URL picks the same
 backend as HalfPoint) and the same clients as the real tables, with nothing behind the socket: no
 session, no database, no engine. A command `{"type": "action", "action_id", "version", "args"}` is
-acked to its sender and relayed to the table's group, and every seat receives
-`{"type": "update", "version", "view": args}`. What HalfPoint costs above this is our own code.
+relayed to the table's group, and every seat receives `{"type": "update", "version", "view": args}`, the
+sender's with its `ack` (the `action_id`), as HalfPoint's. What HalfPoint costs above this is our own code.
 """
 
 import json
@@ -33,14 +33,15 @@ class Relay(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         message = json.loads(text_data)
-        version = message["version"]
-        await self.channel_layer.group_send(self.group, {"type": "relay", "version": version,
-                                                         "payload": message.get("args")})
-        await self.send(text_data=json.dumps({"type": "ack", "action_id": message["action_id"], "version": version}))
+        await self.channel_layer.group_send(self.group, {"type": "relay", "version": message["version"],
+                                                         "payload": message.get("args"), "by": self.channel_name,
+                                                         "ack": message["action_id"]})
 
     async def relay(self, event: dict) -> None:
-        await self.send(text_data=json.dumps({"type": "update", "version": event["version"],
-                                              "view": event["payload"], "events": []}))
+        update = {"type": "update", "version": event["version"], "view": event["payload"], "events": []}
+        if event["by"] == self.channel_name:  # the sender's ack rides in its update, as HalfPoint's does
+            update["ack"] = event["ack"]
+        await self.send(text_data=json.dumps(update))
 
 
 application = ProtocolTypeRouter({

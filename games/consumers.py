@@ -112,6 +112,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.room = room
         self.recent: deque[float] = deque(maxlen=RATE_LIMIT)
+        self.acks: deque[tuple[str, int]] = deque()  # (action id, version) applied, not yet acked (`on_action`)
         await self.channel_layer.group_add(group_name(room.pk), self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         seat_id = await db(services.presence_set)(room_id=room.pk, user=user, connected=True)
@@ -207,8 +208,28 @@ class TableConsumer(AsyncWebsocketConsumer):
         result = await db(services.action_submit)(
             room_id=self.room.pk, user=self.scope["user"], action=message.get("action"),
             args=message.get("args"), action_id=action_id)
-        await self.send_json({"type": "ack", "action_id": action_id, "version": result.version,
-                              "duplicate": result.duplicate})
+        if result.duplicate or result.version <= self.version:
+            # Nothing follows a duplicate; and a snapshot (the watcher's) may already have drawn this version.
+            await self.send_ack(action_id, result.version, result.duplicate)
+        else:
+            # The ack rides in this socket's own update of that version (`table_update`): one frame fewer a
+            # command for the server and every client (docs/protocol.md, "The ack"; docs/performance.md).
+            self.acks.append((action_id, result.version))
+
+    async def send_ack(self, action_id: str, version: int, duplicate: bool = False) -> None:
+        await self.send_json({"type": "ack", "action_id": action_id, "version": version, "duplicate": duplicate})
+
+    def take_acks(self, version: int) -> tuple[list[tuple[str, int]], str | None]:
+        """The pending acks up to `version`: those of earlier versions, to send on their own (their update was
+        lost, or a snapshot overtook it), and the action id whose ack rides in the frame of `version` itself."""
+        alone, folded = [], None
+        while self.acks and self.acks[0][1] <= version:
+            action_id, acked = self.acks.popleft()
+            if acked == version:
+                folded = action_id
+            else:
+                alone.append((action_id, acked))
+        return alone, folded
 
     async def error(self, code: str, message: str, action_id=None) -> None:
         frame = {"type": "error", "code": code, "message": message, "version": self.version}
@@ -223,19 +244,30 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_snapshot(self) -> None:
         frame = await db(selectors.snapshot)(self.room, self.scope["user"])
+        alone, folded = self.take_acks(frame["version"]) if self.acks else ((), None)
         self.version = frame["version"]
         self.seat_id = frame["me"]["seat"]
+        for action_id, version in alone:  # acked before the snapshot that shows them
+            await self.send_ack(action_id, version)
+        if folded is not None:
+            await self.send_ack(folded, frame["version"])
         await self.send_json(frame)
 
     async def table_update(self, event: dict) -> None:
-        if event["version"] <= self.version:
-            return  # already shown (a snapshot overtook this message)
+        version = event["version"]
+        if version <= self.version:
+            return  # already shown (a snapshot overtook this message, and sent the acks up to its version)
         seat_id = event["users"].get(str(self.scope["user"].pk))
         sat_down = seat_id is not None and seat_id != self.seat_id
         self.seat_id = seat_id
-        frames = event["frames"]
-        self.version = event["version"]
-        await self.send(text_data=frames.get(seat_id or "", frames[""]))  # made once per command (broadcast.py)
+        frame = event["frames"].get(seat_id or "", event["frames"][""])  # made once per command (broadcast.py)
+        alone, folded = self.take_acks(version) if self.acks else ((), None)
+        self.version = version
+        for action_id, acked in alone:
+            await self.send_ack(action_id, acked)
+        if folded is not None:  # this socket's own action made this version: its ack goes in the frame
+            frame = '{"ack":' + json_text(folded) + "," + frame[1:]
+        await self.send(text_data=frame)
         if sat_down:
             # presence_set ran at connect, before this seat existed: the new seat is connected (this socket).
             seat_id = await db(services.presence_set)(

@@ -580,10 +580,15 @@ class Client:
             else:
                 run.stats.setup_errors[frame.get("code", "?")] += 1
         if kind in ("ack", "error"):
-            fut = self.answers.pop(frame.get("action_id"), None)
-            if fut is not None and not fut.done():
-                fut.set_result(frame)
+            self.answered(frame.get("action_id"), frame)
+        elif "ack" in frame:  # the ack of this client's own action, in the update it made (docs/protocol.md)
+            self.answered(frame["ack"], {"type": "ack", "version": frame["version"]})
         self.poke()
+
+    def answered(self, action_id, answer: dict) -> None:
+        fut = self.answers.pop(action_id, None)
+        if fut is not None and not fut.done():
+            fut.set_result(answer)
 
     # --- deciding and acting -------------------------------------------------------------------------
 

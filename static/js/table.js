@@ -123,6 +123,7 @@ function onFrame(f) {
       if (S.version >= 0 && f.version > S.version + 1) socket.send({ type: "snapshot" }); // a gap: resync
       S.version = f.version;
       S.stalled = f.stalled || null;
+      if (f.ack && f.ack === S.busy) S.busyUntil = f.version; // our own action made this version
       setView(f.view);
       for (const e of f.events || []) onEvent(e);
       render();

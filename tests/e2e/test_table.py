@@ -90,6 +90,8 @@ def test_four_friends_sign_up_meet_by_code_and_play_a_hand_of_ten_and_a_half(ser
     first.page.keyboard.press("h")
     first.page.wait_for_function("window.halfpoint.state.view.hand.hands[window.halfpoint.state.view.you][0]"
                                  ".cards.length === 2")
+    # The update that drew the card carried the hit's ack: the buttons are free at once, not after the 6 s fallback.
+    assert first.page.evaluate("window.halfpoint.state.busy") is None
     if first.my_turn():
         first.page.keyboard.press("s")
     play_out([alice, bob, chen, dara])

@@ -104,3 +104,14 @@ def assert_holds_match_table(room):
         assert Account.objects.get(pk=info["hold"]).balance == owned[seat_id], seat_id
 
 
+def answers(frame: dict, action_id: str) -> bool:
+    """`frame` is the socket's answer to the action `action_id` (docs/protocol.md, "The ack"): the sender's update
+    carrying its ack, an `ack` frame (a duplicate, or an update the connection will not get), or an `error`."""
+    if frame["type"] == "update":
+        return frame.get("ack") == action_id
+    return frame["type"] in ("ack", "error") and frame.get("action_id") == action_id
+
+
+def acked(frame: dict) -> bool:
+    """The answer `frame` says the action was applied (or was a duplicate): not an error."""
+    return frame["type"] == "ack" or (frame["type"] == "update" and "ack" in frame)

@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from games.models import Hand, HandEvent, HandSeat, Table
-from tests.games.conftest import BEANS, assert_holds_match_table, assert_ledger_clean
+from tests.games.conftest import BEANS, acked, answers, assert_holds_match_table, assert_ledger_clean
 from tests.servers import ROOT, child_env
 
 BUY_IN = 1_000
@@ -143,16 +143,15 @@ class Player:
                 self._read(remaining)
 
     def answer(self, action: str, **args) -> dict:
-        """Send an action and return its answer: the ack, or an error frame."""
+        """Send an action and return its answer: the update carrying its ack, an `ack` frame, or an error frame."""
         action_id = uuid.uuid4().hex
         self.ws.send(json.dumps({"type": "action", "action": action, "args": args, "action_id": action_id}))
-        return self.next(lambda f: f.get("action_id") == action_id and f["type"] in ("ack", "error"),
-                         what=f"answer to {action}")
+        return self.next(lambda f: answers(f, action_id), what=f"answer to {action}")
 
     def act(self, action: str, **args) -> int:
         """Send an action and wait for its ack; returns the version it made."""
         frame = self.answer(action, **args)
-        assert frame["type"] == "ack", frame
+        assert acked(frame), frame
         return frame["version"]
 
     def catch_up(self, version: int) -> None:

@@ -31,7 +31,14 @@ from games.consumers import (
     CLOSE_UNAUTHENTICATED,
 )
 from games.models import Hand, HandEvent, Room, Seat, Table
-from tests.games.conftest import assert_holds_match_table, assert_ledger_clean, expire, make_player
+from tests.games.conftest import (
+    acked,
+    answers,
+    assert_holds_match_table,
+    assert_ledger_clean,
+    expire,
+    make_player,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,7 +118,7 @@ class Tab:
                 return frame
 
     async def act(self, action: str, action_id: str | None = None, **args) -> dict:
-        """Send one action; return its ack or error."""
+        """Send one action; return its answer: the update that carries its ack, an `ack` frame, or an error."""
         if action_id is None:
             self.sent += 1
             action_id = f"{self.user.username}-{self.sent}"
@@ -120,8 +127,8 @@ class Tab:
             message["args"] = args
         await self.send(message)
         while True:
-            frame = await self.reply("ack", "error")
-            if frame.get("action_id") == action_id or frame.get("code") == "rate_limited":  # dropped unread
+            frame = await self.next()
+            if answers(frame, action_id) or frame.get("code") == "rate_limited":  # dropped unread
                 return frame
 
     async def catch_up(self, version: int) -> None:
@@ -192,8 +199,8 @@ async def seated_table(cast, preset="ten-half", *, overrides=None, extra=()):
         await tab.open()
     for name in ("alice", "bob", "chen", "dara"):
         frame = await tabs[name].act("sit", buy_in=1000)
-        assert frame["type"] == "ack", frame
-    assert (await tabs["alice"].act("start"))["type"] == "ack"
+        assert acked(frame), frame
+    assert acked(await tabs["alice"].act("start"))
     await catch_up(tabs.values(), room)
     return room, tabs
 
@@ -254,7 +261,7 @@ async def test_four_players_play_whole_hands_over_their_sockets_and_every_bean_i
             assert moves, players[0].view
             tab, (action, args) = moves[0]
             frame = await tab.act(action, **args)
-            assert frame["type"] == "ack", (action, args, frame)
+            assert acked(frame), (action, args, frame)
             await catch_up(players, room)
             over = [len(tab.events("hand_over")) for tab in players]
             assert len(set(over)) == 1, over  # everyone saw the same hands end
@@ -425,7 +432,7 @@ async def test_privacy_no_frame_ever_holds_a_card_its_viewer_may_not_see(cast, c
     extra = ("erin", "finn") if preset == "ten-half" else ("finn",)
     room, tabs = await seated_table(cast, preset, overrides=overrides, extra=extra)
     if preset == "ten-half":
-        assert (await tabs["erin"].act("sit", role="side", buy_in=1000))["type"] == "ack"
+        assert acked(await tabs["erin"].act("sit", role="side", buy_in=1000))
     players = [tabs[n] for n in ("alice", "bob", "chen", "dara", "erin") if n in tabs]
     every_tab = list(tabs.values())  # grows with reconnections: their frames are checked too
     try:
@@ -440,7 +447,7 @@ async def test_privacy_no_frame_ever_holds_a_card_its_viewer_may_not_see(cast, c
                 tab, (action, args) = rng.choice(moves)
                 await tab.act(action, **args)  # a refusal (error frame) is fine: it is scanned too
             else:  # nothing due and nobody to act: the host starts play again
-                assert (await tabs["alice"].act("start"))["type"] == "ack", tabs["finn"].view
+                assert acked(await tabs["alice"].act("start")), tabs["finn"].view
             await catch_up(every_tab, room)
             if rng.random() < 0.01:  # a challenger leaves, mid-hand or not (and sits again later)
                 tab = tabs[rng.choice(["bob", "chen", "dara"])]
@@ -512,7 +519,7 @@ async def test_a_split_hand_that_busts_shows_nobody_the_other_hands_face_down_ca
         seat = challenger.view["you"]
         for action in ("bet", "hit", "split", "stand", "hit", "hit"):
             frame = await challenger.act(action, **({"amount": 10} if action == "bet" else {}))
-            assert frame["type"] == "ack", (action, frame)
+            assert acked(frame), (action, frame)
         await catch_up(tabs.values(), room)
         assert challenger.view["hand"]["hands"][seat][0]["cards"] == [{"card": "JO", "up": False}]
         for viewer in (banker, tabs["chen"]):
@@ -618,7 +625,7 @@ async def test_more_than_20_messages_in_a_second_are_refused_and_not_applied(cas
     bob = tabs["bob"]
     try:
         # alice opens the bank: bob can bet with chips.
-        assert (await tabs["alice"].act("open_bank", amount=500))["type"] == "ack"
+        assert acked(await tabs["alice"].act("open_bank", amount=500))
         before = await catch_up(tabs.values(), room)
         await asyncio.sleep(1.05)  # bob's sit is out of the window
         for _ in range(20):
@@ -642,15 +649,118 @@ async def test_the_same_action_id_twice_is_applied_once(cast, no_resync):
         before = await catch_up(tabs.values(), room)
         first = await bob.act("chip", action_id="chip-once", amount=50)
         again = await bob.act("chip", action_id="chip-once", amount=50)
-        assert first["type"] == again["type"] == "ack"
-        assert (first["duplicate"], again["duplicate"]) == (False, True)
-        assert again["version"] == first["version"] == await db(table_version)(room)
+        assert (first["type"], first["ack"]) == ("update", "chip-once")  # applied: the ack rides in the update
+        assert again == {"type": "ack", "action_id": "chip-once", "version": first["version"], "duplicate": True}
+        assert again["version"] == await db(table_version)(room)
         await catch_up(tabs.values(), room)
         assert bob.view["hand"]["bets"][bob.view["you"]]["amount"] == 50  # not 100
         assert first["version"] == before + 1
         assert [f["version"] for f in tabs["chen"].of("update")][-1] == before + 1
         # The same id from someone else is theirs: it applies.
-        assert (await tabs["chen"].act("chip", action_id="chip-once", amount=10))["duplicate"] is False
+        assert (await tabs["chen"].act("chip", action_id="chip-once", amount=10))["ack"] == "chip-once"
+    finally:
+        await close_all(tabs.values())
+
+
+def _drop_next_update(monkeypatch) -> list[int]:
+    """The next table update is lost (a channel layer delivers at most once); returns [its version] once dropped."""
+    real, dropped = broadcast.table_update, []
+
+    def lossy(*args, **kw):
+        if not dropped:
+            dropped.append(args[1])
+            return None
+        return real(*args, **kw)
+
+    monkeypatch.setattr(broadcast, "table_update", lossy)
+    return dropped
+
+
+async def _next_frames(tab, n: int) -> list[dict]:
+    """The next `n` frames of `tab`, presence frames left out."""
+    frames = []
+    while len(frames) < n:
+        frame = await tab.next()
+        if frame["type"] != "presence":
+            frames.append(frame)
+    return frames
+
+
+async def _until_version(room, version: int) -> None:
+    for _ in range(500):
+        if await db(table_version)(room) >= version:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the table never reached v{version}")
+
+
+async def test_an_applied_action_is_acked_in_the_senders_own_update_and_nowhere_else(cast, no_resync):
+    room, tabs = await seated_table(cast)
+    bob, twin = tabs["bob"], Tab(cast["bob"], room.code)  # twin: bob's second tab
+    try:
+        await tabs["alice"].act("open_bank", amount=500)
+        await twin.open()
+        await catch_up([*tabs.values(), twin], room)
+        seen = len(bob.frames)
+        frame = await bob.act("chip", action_id="bob-chip", amount=10)
+        version = await db(table_version)(room)
+        assert (frame["type"], frame["ack"], frame["version"]) == ("update", "bob-chip", version)
+        await catch_up([*tabs.values(), twin], room)
+        # One frame answers the action and draws its version: no separate ack.
+        assert [f["type"] for _t, f in bob.frames[seen:] if f["type"] != "presence"] == ["update"]
+        # The same user's other connection, and everyone else, get that version without the ack.
+        same = next(f for f in twin.of("update") if f["version"] == version)
+        assert same == {k: v for k, v in frame.items() if k != "ack"}
+        for name in ("alice", "chen", "dara"):
+            assert "ack" not in next(f for f in tabs[name].of("update") if f["version"] == version), name
+    finally:
+        await close_all([*tabs.values(), twin])
+
+
+async def test_actions_sent_back_to_back_are_each_acked_in_their_own_update(cast, no_resync):
+    room, tabs = await seated_table(cast)
+    bob = tabs["bob"]
+    try:
+        await tabs["alice"].act("open_bank", amount=500)
+        before = await catch_up(tabs.values(), room)
+        for n in (1, 2, 3):
+            await bob.send({"type": "action", "action": "chip", "args": {"amount": 10}, "action_id": f"pipe-{n}"})
+        frames = await _next_frames(bob, 3)
+        assert [(f["type"], f.get("ack"), f["version"]) for f in frames] == [
+            ("update", "pipe-1", before + 1), ("update", "pipe-2", before + 2), ("update", "pipe-3", before + 3)]
+        assert bob.view["hand"]["bets"][bob.view["you"]]["amount"] == 30
+        assert await bob.quiet()  # and nothing more: no ack frames after them
+    finally:
+        await close_all(tabs.values())
+
+
+async def test_an_action_whose_update_does_not_come_is_acked_before_the_frame_that_draws_it(
+        cast, no_resync, monkeypatch):
+    room, tabs = await seated_table(cast)
+    bob = tabs["bob"]
+    try:
+        await tabs["alice"].act("open_bank", amount=500)
+        before = await catch_up(tabs.values(), room)
+        # 1. bob's update is lost and he asks for a snapshot: the ack comes first, then the snapshot.
+        dropped = _drop_next_update(monkeypatch)
+        await bob.send({"type": "action", "action": "chip", "args": {"amount": 10}, "action_id": "lost-1"})
+        await _until_version(room, before + 1)
+        await bob.send({"type": "snapshot"})
+        ack, snap = await _next_frames(bob, 2)
+        assert dropped == [before + 1]
+        assert ack == {"type": "ack", "action_id": "lost-1", "version": before + 1, "duplicate": False}
+        assert (snap["type"], snap["version"]) == ("snapshot", before + 1)
+        # 2. Lost again; this time the next update (chen's) is the first frame past it: the ack comes just before.
+        dropped = _drop_next_update(monkeypatch)
+        await bob.send({"type": "action", "action": "chip", "args": {"amount": 10}, "action_id": "lost-2"})
+        await _until_version(room, before + 2)
+        chen = await tabs["chen"].act("chip", action_id="chen-chip", amount=10)
+        assert chen.get("ack") == "chen-chip", chen
+        ack, update = await _next_frames(bob, 2)
+        assert dropped == [before + 2]
+        assert ack == {"type": "ack", "action_id": "lost-2", "version": before + 2, "duplicate": False}
+        assert (update["type"], update["version"]) == ("update", before + 3) and "ack" not in update
+        assert await bob.quiet()  # each action acked once
     finally:
         await close_all(tabs.values())
 
@@ -694,7 +804,7 @@ async def test_malformed_frames_get_an_error_and_change_nothing(cast, no_resync)
         for text, code in MALFORMED:
             await asyncio.sleep(0.06)  # under the rate limit
             await bob.send(text)
-            frame = await bob.reply("error", "ack", "chat")
+            frame = await bob.reply("error", "ack", "update", "chat")
             assert (frame["type"], frame.get("code")) == ("error", code), text
             assert frame["version"] == before
         await bob.comm.send_to(bytes_data=b'{"type": "ping"}')
@@ -703,7 +813,7 @@ async def test_malformed_frames_get_an_error_and_change_nothing(cast, no_resync)
         assert await db(lambda: Table.objects.get(pk=room.pk).state)() == state_before
         assert not [f for f in await tabs["chen"].drain() if f["type"] != "presence"]  # nobody else heard a thing
         # The socket still works.
-        assert (await bob.act("bet", amount=20))["type"] == "ack"
+        assert acked(await bob.act("bet", amount=20))
     finally:
         await close_all(tabs.values())
 
@@ -764,7 +874,7 @@ async def test_a_muted_user_cannot_chat(cast, no_resync):
         assert (frame["type"], frame["code"]) == ("error", "muted")
         assert await tabs[1].quiet()
         # Muted is not gagged from playing: the socket still takes actions.
-        assert (await tabs[0].act("sit", buy_in=500))["type"] == "ack"
+        assert acked(await tabs[0].act("sit", buy_in=500))
     finally:
         await close_all(tabs)
 
@@ -824,7 +934,7 @@ async def test_a_refresh_keeps_the_seat_and_the_snapshot_shows_my_face_down_card
         await tabs["alice"].act("open_bank", amount=500)
         await catch_up(tabs.values(), room)
         for name in ("bob", "chen", "dara"):
-            assert (await tabs[name].act("bet", amount=10))["type"] == "ack"
+            assert acked(await tabs[name].act("bet", amount=10))
         await catch_up(tabs.values(), room)
         seat = tabs["bob"].view["you"]
         card = tabs["bob"].view["hand"]["hands"][seat][0]["cards"][0]
@@ -866,18 +976,8 @@ async def test_a_lost_update_is_repaired_by_a_snapshot(cast, settings, monkeypat
     settings.GAMES_RESYNC_SECONDS = 0.2
     room, tabs = await seated_table(cast)
     try:
-        # One group message is lost (a channel layer delivers at most once).
-        real = broadcast.table_update
-        dropped = []
-
-        def lossy(*args, **kw):
-            if not dropped:
-                dropped.append(args[1])
-                return None
-            return real(*args, **kw)
-
-        monkeypatch.setattr(broadcast, "table_update", lossy)
-        assert (await tabs["alice"].act("open_bank", amount=500))["type"] == "ack"
+        dropped = _drop_next_update(monkeypatch)
+        assert acked(await tabs["alice"].act("open_bank", amount=500))
         version = await db(table_version)(room)
         frame = await tabs["chen"].reply("snapshot", "update")
         # Either the watcher's snapshot, or the next update with a gap that the client answers with a snapshot.
@@ -904,8 +1004,8 @@ async def test_sit_with_a_role_a_buy_in_and_a_position(cast, no_resync):
     try:
         for tab in (bob, chen, dara):
             await tab.open()
-        assert (await bob.act("sit", buy_in=700, position=3))["type"] == "ack"
-        assert (await dara.act("sit", buy_in=200, role="side"))["type"] == "ack"
+        assert acked(await bob.act("sit", buy_in=700, position=3))
+        assert acked(await dara.act("sit", buy_in=200, role="side"))
         await catch_up([bob, chen, dara], room)
         assert (me(bob.view)["position"], me(bob.view)["stack"], bob.view["role"]) == (3, 700, "main")
         assert (me(dara.view)["role"], me(dara.view)["stack"], dara.view["role"]) == ("side", 200, "side")
@@ -929,12 +1029,12 @@ async def test_leave_top_up_and_im_back(cast, no_resync):
         await tab.open()
         assert (await tab.act("leave"))["code"] == "not_seated"
         await tab.act("sit", buy_in=300)
-        assert (await tab.act("top_up", amount=200))["type"] == "ack"
+        assert acked(await tab.act("top_up", amount=200))
         await catch_up([tab], room)
         assert me(tab.view)["stack"] == 500
         assert (await tab.act("top_up", amount=600))["code"] == "bad_amount"  # above the largest buy-in
         assert (await tab.act("im_back"))["code"] == "not_away"
-        assert (await tab.act("leave"))["type"] == "ack"
+        assert acked(await tab.act("leave"))
         await catch_up([tab], room)
         assert tab.view["you"] is None and tab.view["role"] == "spectator" and tab.view["seats"] == []
         await db(assert_ledger_clean)()
@@ -950,7 +1050,7 @@ async def test_host_controls_start_kick_and_close(cast, no_resync):
         assert (await tabs["bob"].act("kick", seat=dara_seat))["code"] == "not_host"
         assert (await tabs["alice"].act("kick", seat="s999999"))["code"] == "not_seated"
         assert (await tabs["alice"].act("kick", seat=tabs["alice"].view["you"]))["code"] == "kick_self"
-        assert (await tabs["alice"].act("kick", seat=dara_seat))["type"] == "ack"
+        assert acked(await tabs["alice"].act("kick", seat=dara_seat))
         await catch_up(tabs.values(), room)
         assert tabs["dara"].view["you"] is None and dara_seat not in {s["id"] for s in tabs["bob"].view["seats"]}
         assert (await tabs["dara"].act("sit", buy_in=500))["code"] == "kicked"
@@ -976,13 +1076,13 @@ async def test_host_controls_start_kick_and_close(cast, no_resync):
 async def test_when_the_host_leaves_the_next_snapshot_names_the_new_host(cast, no_resync):
     room, tabs = await seated_table(cast)
     try:
-        assert (await tabs["alice"].act("leave"))["type"] == "ack"
+        assert acked(await tabs["alice"].act("leave"))
         await catch_up(tabs.values(), room)
         await tabs["chen"].send({"type": "snapshot"})
         snap = await tabs["chen"].reply("snapshot")
         hosts = [s["id"] for s in snap["view"]["seats"] if s["host"]]
         assert hosts == [tabs["bob"].view["you"]]  # bob sat first after alice
         assert snap["room"]["host"] == {"id": cast["bob"].pk, "name": "Bob"}
-        assert (await tabs["bob"].act("kick", seat=tabs["dara"].view["you"]))["type"] == "ack"
+        assert acked(await tabs["bob"].act("kick", seat=tabs["dara"].view["you"]))
     finally:
         await close_all(tabs.values())

@@ -25,7 +25,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from games import services
 from games.models import HandEvent, Room
-from tests.games.conftest import make_player
+from tests.games.conftest import acked, make_player
 from tests.games.processes import (
     WEB_ENV,
     Player,
@@ -106,7 +106,7 @@ def play_on(players: list[Player], room, home: dict[str, str], *, silent: set[st
     else waits for it. `on_reconnect(player)` checks each new connection's snapshot. Returns the final version and
     how many times each seat reconnected."""
     seats = {p: p.seat for p in players}
-    acked: dict[str, int] = {}  # seat -> the version its last move made: no second move before it is seen
+    made: dict[str, int] = {}  # seat -> the version its last move made: no second move before it is seen
     reconnects: Counter[str] = Counter()
     down: set[Player] = set()
     deadline = time.monotonic() + timeout
@@ -128,10 +128,10 @@ def play_on(players: list[Player], room, home: dict[str, str], *, silent: set[st
                 p.drain(0.05)
                 turn = p.view["hand"] and p.view["hand"]["turn"]
                 if (p.view["phase"] == "playing" and turn and turn["seat"] == seat and seat not in silent
-                        and p.version >= acked.get(seat, -1)):
+                        and p.version >= made.get(seat, -1)):
                     answer = p.answer("stand")
-                    assert answer["type"] == "ack", (p.user, answer)  # a timeout was not meant to beat a player
-                    acked[seat] = answer["version"]
+                    assert acked(answer), (p.user, answer)  # a timeout was not meant to beat a player
+                    made[seat] = answer["version"]
             except ConnectionClosed:
                 down.add(p)
         t = table_of(room)

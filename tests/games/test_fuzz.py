@@ -431,7 +431,7 @@ async def test_the_socket_answers_hostile_frames_with_errors_and_the_table_does_
         if frame["type"] == "ack":  # bob's "seen-1" was applied once, before: a repeat applies nothing
             assert frame["duplicate"] is True and frame["action_id"] == "seen-1" and name == "bob", frame
             continue
-        assert frame["type"] in REPLIES, frame  # never an ack: every command in the batch is refused
+        assert frame["type"] in REPLIES, frame  # never an update (nor its ack): every command in the batch is refused
         assert frame.get("code") != "server_error", frame
     assert sum(r["type"] == "error" for r in replies) >= sum(1 for k, _p in batch if k == "bytes")
     assert await db(table_and_ledger)(room.pk) == before
