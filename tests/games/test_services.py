@@ -437,3 +437,27 @@ def test_on_postgresql_a_tables_state_is_compressed_in_its_row(cast):
         stored, text = cursor.fetchone()
     assert text > 2100  # past the default threshold...
     assert stored < text * 0.6  # ...so compressed
+
+
+@pytest.mark.services
+def test_on_postgresql_a_commands_lock_and_store_are_prepared_once_per_connection(cast):
+    """services._execute: the statements every command runs are parsed and planned once per connection; a refused
+    command's rollback leaves them in place for the next command."""
+    room = ten_half_table(cast)
+    with pytest.raises(services.GameError):
+        act(room, cast["bob"], "hit")  # betting, not playing: refused, rolled back after its lock
+    with CaptureQueriesContext(connection) as ran:
+        bet_all(room, cast)
+    sent = [q["sql"].split("(")[0].split(" AS ")[0] for q in ran.captured_queries]
+    # Three bets, and the wakes they run inline (eager Celery): each locks and stores through the prepared statements.
+    assert sent.count("EXECUTE hp_lock_table") >= 3 and sent.count("EXECUTE hp_store_events") >= 3, sent
+    assert not [q for q in sent if q.startswith(("PREPARE", "SELECT t."))], sent  # prepared before, not again
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, statement FROM pg_prepared_statements WHERE name = ANY(%s)",
+                       [["hp_lock_table", "hp_store_events"]])
+        prepared = dict(cursor.fetchall())
+    assert prepared["hp_lock_table"].startswith("PREPARE hp_lock_table AS SELECT")
+    assert "FOR UPDATE OF t" in prepared["hp_lock_table"]
+    assert prepared["hp_store_events"].startswith("PREPARE hp_store_events AS WITH events AS (INSERT")
+    bets = state(room)["hand"]["bets"]
+    assert sorted(b["amount"] for b in bets.values()) == [20, 20, 20]
