@@ -332,12 +332,9 @@ def _store(table: Table, events: list[tuple[int | None, str, dict]]) -> None:
     """Write the table row's changing columns and the command's `events` ((hand id, actor, event), from `_save`):
     on PostgreSQL in one statement (the INSERT as a WITH clause of the UPDATE: one round trip and one statement
     fewer for every command), elsewhere in two. `table.save(update_fields=...)` without the ORM's compiling."""
-    fields = [Table._meta.get_field(name) for name in _SAVED]
+    fields, sql = _store_sql()
     table.updated_at = timezone.now()
-    quote = connection.ops.quote_name
     params = [f.get_db_prep_save(getattr(table, f.attname), connection) for f in fields]
-    sql = (f"UPDATE {quote(Table._meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in fields)} "
-           f"WHERE {quote(Table._meta.pk.column)} = %s")
     params.append(table.pk)
     with connection.cursor() as cursor:
         if events:
@@ -347,6 +344,19 @@ def _store(table: Table, events: list[tuple[int | None, str, dict]]) -> None:
                 return
             cursor.execute(insert, insert_params)
         _execute(cursor, "hp_store", sql, params)
+
+
+_STORE_SQL: dict[str, tuple] = {}  # database vendor -> (the fields `_store` writes, its UPDATE)
+
+
+def _store_sql() -> tuple:
+    found = _STORE_SQL.get(connection.vendor)
+    if found is None:
+        fields, quote = [Table._meta.get_field(name) for name in _SAVED], connection.ops.quote_name
+        sql = (f"UPDATE {quote(Table._meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in fields)} "
+               f"WHERE {quote(Table._meta.pk.column)} = %s")
+        _STORE_SQL[connection.vendor] = found = (fields, sql)
+    return found
 
 
 def _owned(state: dict) -> dict[str, int]:
@@ -415,6 +425,27 @@ def _save(run: _Run) -> int:
 _EVENT_COLUMNS = ("room", "hand", "version", "seq", "type", "data", "actor", "created_at")
 
 
+_EVENTS_SQL: list[str] = []  # PostgreSQL's INSERT of a command's events, made once per process
+
+
+def _events_head() -> str:
+    meta, quote = HandEvent._meta, connection.ops.quote_name
+    return (f"INSERT INTO {quote(meta.db_table)} "
+            f"({', '.join(quote(meta.get_field(name).column) for name in _EVENT_COLUMNS)})")
+
+
+def _events_sql() -> str:
+    if not _EVENTS_SQL:
+        # The casts give a prepared statement (`_execute`) its parameters' types: in a SELECT list nothing else does.
+        room, version, created = (HandEvent._meta.get_field(name).db_type(connection)
+                                  for name in ("room", "version", "created_at"))
+        _EVENTS_SQL.append(
+            f"{_events_head()} SELECT %s::{room}, (e.row->>0)::bigint, %s::{version}, e.seq - 1, "
+            f"e.row->2->>'type', e.row->2, e.row->>1, %s::{created} "
+            f"FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e(row, seq)")
+    return _EVENTS_SQL[0]
+
+
 def _events_insert(room_id: int, version: int, rows: list[tuple[int | None, str, dict]]) -> tuple[str, list]:
     """The INSERT of a command's events, `rows` of (hand id, actor, event) numbered from 0, with its parameters.
 
@@ -425,23 +456,15 @@ def _events_insert(room_id: int, version: int, rows: list[tuple[int | None, str,
     bulk_create was worse: it sends the rows as typed arrays, whose adaptation was an eighth of a web process.
     Elsewhere (SQLite) one plain INSERT ... VALUES."""
     meta = HandEvent._meta
-    quote = connection.ops.quote_name
-    head = (f"INSERT INTO {quote(meta.db_table)} "
-            f"({', '.join(quote(meta.get_field(name).column) for name in _EVENT_COLUMNS)})")
     now = meta.get_field("created_at").get_db_prep_save(timezone.now(), connection)
     if connection.vendor == "postgresql":
-        # The casts give a prepared statement (`_execute`) its parameters' types: in a SELECT list nothing else does.
-        room_type, version_type, created_type = (meta.get_field(name).db_type(connection)
-                                                  for name in ("room", "version", "created_at"))
-        return (f"{head} SELECT %s::{room_type}, (e.row->>0)::bigint, %s::{version_type}, e.seq - 1, e.row->2->>'type', "
-                f"e.row->2, e.row->>1, %s::{created_type} FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e(row, seq)",
-                [room_id, version, now, jsonb([list(row) for row in rows])])
+        return _events_sql(), [room_id, version, now, jsonb([list(row) for row in rows])]
     data = meta.get_field("data")
     params = []
     for seq, (hand_id, actor, event) in enumerate(rows):
         params += [room_id, hand_id, version, seq, event["type"], data.get_db_prep_save(event, connection), actor, now]
     row = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
-    return f"{head} VALUES {', '.join([row] * len(rows))}", params
+    return f"{_events_head()} VALUES {', '.join([row] * len(rows))}", params
 
 
 def _arm(run: _Run, version: int) -> None:
