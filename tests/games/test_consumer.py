@@ -188,9 +188,10 @@ def create_room(host, preset, **kw):
     return services.room_create(host=host, preset=preset, **kw)
 
 
-async def seated_table(cast, preset="ten-half", *, overrides=None, extra=()):
+async def seated_table(cast, preset="ten-half", *, overrides=None, extra=(), bank=None):
     """A room of `preset` with alice (host), bob, chen and dara connected and seated (1000 beans each)
-    and the host's start sent. Returns (room, {name: tab})."""
+    and the host's start sent; with `bank`, alice has opened the bank with that amount. Every tab has drawn
+    the table's version. Returns (room, {name: tab})."""
     room = await db(create_room)(cast["alice"], preset, overrides=overrides or {}, buy_in_max=3000)
     tabs = {name: Tab(cast[name], room.code) for name in ("alice", "bob", "chen", "dara")}
     for name in extra:
@@ -201,6 +202,8 @@ async def seated_table(cast, preset="ten-half", *, overrides=None, extra=()):
         frame = await tabs[name].act("sit", buy_in=1000)
         assert acked(frame), frame
     assert acked(await tabs["alice"].act("start"))
+    if bank is not None:
+        assert acked(await tabs["alice"].act("open_bank", amount=bank))
     await catch_up(tabs.values(), room)
     return room, tabs
 
@@ -642,11 +645,10 @@ async def test_more_than_20_messages_in_a_second_are_refused_and_not_applied(cas
 
 
 async def test_the_same_action_id_twice_is_applied_once(cast, no_resync):
-    room, tabs = await seated_table(cast)
+    room, tabs = await seated_table(cast, bank=500)
     bob = tabs["bob"]
     try:
-        await tabs["alice"].act("open_bank", amount=500)
-        before = await catch_up(tabs.values(), room)
+        before = await db(table_version)(room)
         first = await bob.act("chip", action_id="chip-once", amount=50)
         again = await bob.act("chip", action_id="chip-once", amount=50)
         assert (first["type"], first["ack"]) == ("update", "chip-once")  # applied: the ack rides in the update
@@ -718,11 +720,10 @@ async def test_an_applied_action_is_acked_in_the_senders_own_update_and_nowhere_
 
 
 async def test_actions_sent_back_to_back_are_each_acked_in_their_own_update(cast, no_resync):
-    room, tabs = await seated_table(cast)
+    room, tabs = await seated_table(cast, bank=500)
     bob = tabs["bob"]
     try:
-        await tabs["alice"].act("open_bank", amount=500)
-        before = await catch_up(tabs.values(), room)
+        before = await db(table_version)(room)
         for n in (1, 2, 3):
             await bob.send({"type": "action", "action": "chip", "args": {"amount": 10}, "action_id": f"pipe-{n}"})
         frames = await _next_frames(bob, 3)
@@ -736,11 +737,10 @@ async def test_actions_sent_back_to_back_are_each_acked_in_their_own_update(cast
 
 async def test_an_action_whose_update_does_not_come_is_acked_before_the_frame_that_draws_it(
         cast, no_resync, monkeypatch):
-    room, tabs = await seated_table(cast)
+    room, tabs = await seated_table(cast, bank=500)
     bob = tabs["bob"]
     try:
-        await tabs["alice"].act("open_bank", amount=500)
-        before = await catch_up(tabs.values(), room)
+        before = await db(table_version)(room)
         # 1. bob's update is lost and he asks for a snapshot: the ack comes first, then the snapshot.
         dropped = _drop_next_update(monkeypatch)
         await bob.send({"type": "action", "action": "chip", "args": {"amount": 10}, "action_id": "lost-1"})
@@ -795,11 +795,10 @@ MALFORMED = [
 
 
 async def test_malformed_frames_get_an_error_and_change_nothing(cast, no_resync):
-    room, tabs = await seated_table(cast)
+    room, tabs = await seated_table(cast, bank=500)
     bob = tabs["bob"]
     try:
-        await tabs["alice"].act("open_bank", amount=500)
-        before = await catch_up(tabs.values(), room)
+        before = await db(table_version)(room)
         state_before = await db(lambda: Table.objects.get(pk=room.pk).state)()
         for text, code in MALFORMED:
             await asyncio.sleep(0.06)  # under the rate limit
@@ -819,10 +818,8 @@ async def test_malformed_frames_get_an_error_and_change_nothing(cast, no_resync)
 
 
 async def test_a_refused_action_says_why_and_carries_its_action_id(cast, no_resync):
-    room, tabs = await seated_table(cast)
+    room, tabs = await seated_table(cast, bank=500)
     try:
-        await tabs["alice"].act("open_bank", amount=500)
-        await catch_up(tabs.values(), room)
         before = await db(table_version)(room)
         frame = await tabs["bob"].act("hit", action_id="too-early")
         assert frame == {"type": "error", "code": "wrong_phase", "message": frame["message"], "version": before,
@@ -929,10 +926,8 @@ async def test_presence_follows_the_seated_players_connections(cast, no_resync):
 
 
 async def test_a_refresh_keeps_the_seat_and_the_snapshot_shows_my_face_down_card(cast, no_resync):
-    room, tabs = await seated_table(cast)
+    room, tabs = await seated_table(cast, bank=500)
     try:
-        await tabs["alice"].act("open_bank", amount=500)
-        await catch_up(tabs.values(), room)
         for name in ("bob", "chen", "dara"):
             assert acked(await tabs[name].act("bet", amount=10))
         await catch_up(tabs.values(), room)
