@@ -279,8 +279,8 @@ def _row_sql() -> tuple:
 
 # On PostgreSQL the two statements of every command, the lock and the store, are prepared once per database
 # connection and then run as `EXECUTE name(...)`: the server parses, analyses and plans them once, not for every
-# command. Measured with the server's own statistics (log_parser_stats, log_planner_stats) on command_cost.py,
-# that was about 0.2 ms of the PostgreSQL backend's 1.1 ms of CPU a command (docs/performance.md). The values
+# command: 0.1 to 0.2 ms of the PostgreSQL backend's 1.1 ms of CPU a command (benchmarks/command_cost.py, and the
+# server's own log_parser_stats and log_planner_stats; docs/performance.md, Stop 21). The values
 # are still quoted into the text by Django's client-side cursor, as for every other statement: psycopg's
 # server-side binding and its own prepared statements cost more Python than they saved the server (Stop 16).
 # A prepared statement belongs to its session and outlives a rolled-back transaction. psycopg discards all of a
