@@ -219,17 +219,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def send_ack(self, action_id: str, version: int, duplicate: bool = False) -> None:
         await self.send_json({"type": "ack", "action_id": action_id, "version": version, "duplicate": duplicate})
 
-    def take_acks(self, version: int) -> tuple[list[tuple[str, int]], str | None]:
-        """The pending acks up to `version`: those of earlier versions, to send on their own (their update was
-        lost, or a snapshot overtook it), and the action id whose ack rides in the frame of `version` itself."""
-        alone, folded = [], None
+    def take_acks(self, version: int) -> list[tuple[str, int]]:
+        """The pending acks (action id, version) up to `version`, oldest first: the frame that draws `version`
+        answers them all."""
+        taken = []
         while self.acks and self.acks[0][1] <= version:
-            action_id, acked = self.acks.popleft()
-            if acked == version:
-                folded = action_id
-            else:
-                alone.append((action_id, acked))
-        return alone, folded
+            taken.append(self.acks.popleft())
+        return taken
 
     async def error(self, code: str, message: str, action_id=None) -> None:
         frame = {"type": "error", "code": code, "message": message, "version": self.version}
@@ -244,13 +240,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_snapshot(self) -> None:
         frame = await db(selectors.snapshot)(self.room, self.scope["user"])
-        alone, folded = self.take_acks(frame["version"]) if self.acks else ((), None)
+        acks = self.take_acks(frame["version"]) if self.acks else []
         self.version = frame["version"]
         self.seat_id = frame["me"]["seat"]
-        for action_id, version in alone:  # acked before the snapshot that shows them
+        for action_id, version in acks:  # acked before the snapshot that shows them
             await self.send_ack(action_id, version)
-        if folded is not None:
-            await self.send_ack(folded, frame["version"])
         await self.send_json(frame)
 
     async def table_update(self, event: dict) -> None:
@@ -261,12 +255,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         sat_down = seat_id is not None and seat_id != self.seat_id
         self.seat_id = seat_id
         frame = event["frames"].get(seat_id or "", event["frames"][""])  # made once per command (broadcast.py)
-        alone, folded = self.take_acks(version) if self.acks else ((), None)
+        acks = self.take_acks(version) if self.acks else []
         self.version = version
-        for action_id, acked in alone:
+        if acks and acks[-1][1] == version:  # this socket's own action made this version: its ack goes in the frame
+            frame = '{"ack":' + json_text(acks.pop()[0]) + "," + frame[1:]
+        for action_id, acked in acks:  # earlier versions whose update was lost: acked on their own, first
             await self.send_ack(action_id, acked)
-        if folded is not None:  # this socket's own action made this version: its ack goes in the frame
-            frame = '{"ack":' + json_text(folded) + "," + frame[1:]
         await self.send(text_data=frame)
         if sat_down:
             # presence_set ran at connect, before this seat existed: the new seat is connected (this socket).
