@@ -275,8 +275,11 @@ class HandEvent(models.Model):
     """Every engine event in order, unredacted (cards included): shown to players only once the
     hand is over (games/selectors.py). Events between hands (seats, the bank) have no hand."""
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events")
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, null=True, blank=True, related_name="events")
+    # No index of their own: the constraint's (room, version, seq) and the index's (hand, version, seq) lead with
+    # them, and every command inserts a row here (migration 0012).
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events", db_index=False)
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, null=True, blank=True, related_name="events",
+                             db_index=False)
     version = models.PositiveBigIntegerField()
     seq = models.PositiveSmallIntegerField()
     type = models.CharField(max_length=40)
