@@ -31,9 +31,11 @@ def _tune_garbage_collector() -> None:
     A full pass stops the process: it held up every table of the process for 85 to 200 ms of CPU every 10
     to 15 s at 200 tables, and those pauses were most of the p99 latency (docs/performance.md, "Pauses").
     Objects that live as long as the process (modules, the URL conf, Django's caches; about 105,000) are
-    frozen out of every pass, and a full pass waits for 100 younger passes instead of 10. Memory held by
-    cyclic garbage is freed later, never kept: young passes still run at the standard pace.
-    WEB_GC_FULL_AFTER sets the number of younger passes (10 is Python's own default)."""
+    frozen out of every pass, and a full pass waits for 1,000 younger passes instead of 10: at 500 tables
+    about one every 10 minutes instead of one a minute, when it still took 110 to 160 ms in both processes at
+    once, each time within a 30 s window (docs/performance.md, Stop 22). Memory held by cyclic garbage is freed
+    later, never kept (about 9,000 objects a minute a process at 500 tables); young passes still run at the
+    standard pace. WEB_GC_FULL_AFTER sets the number of younger passes (10 is Python's own default)."""
     import gc
 
     from django.urls import get_resolver
@@ -42,7 +44,8 @@ def _tune_garbage_collector() -> None:
     gc.collect()
     gc.freeze()
     young, middle, _full = gc.get_threshold()
-    gc.set_threshold(young, middle, int(os.environ.get("WEB_GC_FULL_AFTER", "100")))
+    gc.set_threshold(young, middle, int(os.environ.get("WEB_GC_FULL_AFTER", "1000")))
 
 
 _tune_garbage_collector()
+
