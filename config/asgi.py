@@ -48,4 +48,3 @@ def _tune_garbage_collector() -> None:
 
 
 _tune_garbage_collector()
-
