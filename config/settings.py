@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "accounts",
     "wallets",
     "games",
+    "loadgen",  # `manage.py loadtest` only; the product never imports it
 ]
 
 MIDDLEWARE = [

@@ -7,8 +7,10 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.fields import text
-from games.loadtest import parse_frame, parse_targets, percentile
 from games.models import Room
+from loadgen.report import percentile
+from loadgen.sockets import parse_frame
+from loadgen.targets import parse_targets
 from tests.servers import daphne
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,9 +39,10 @@ def test_two_tables_play_hands_over_real_sockets_and_report_json():
 
 
 def test_a_client_stays_under_the_servers_rate_limit():
-    from games import consumers, loadtest
+    from games import consumers
+    from loadgen import players
 
-    assert loadtest.SERVER_RATE_LIMIT == consumers.RATE_LIMIT
+    assert players.SERVER_RATE_LIMIT == consumers.RATE_LIMIT
 
 
 @pytest.mark.parametrize("url", ["ws://example.com:8000", "ws://10.0.0.1:8000", "http://127.0.0.1:8000",
@@ -117,7 +120,7 @@ async def test_the_sans_io_socket_opens_joins_fragments_answers_pings_and_tells_
     from websockets.frames import Opcode
     from websockets.server import ServerProtocol
 
-    from games.loadtest import Socket
+    from loadgen.sockets import Socket
 
     texts, closes = [], []
     sock = Socket("ws://127.0.0.1:8000/ws/rooms/1234/", "http://127.0.0.1:8000", {"Cookie": "sessionid=abc"},

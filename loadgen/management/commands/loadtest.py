@@ -1,7 +1,7 @@
 """``python manage.py loadtest --url ws://127.0.0.1:8000 --tables N --seconds S [--rate R|max] [--json]``.
 
 Live tables played by bot-like clients over real sockets, against running servers on this machine, with
-the latency of every command to every seat. A thin shell over games/loadtest.py (its docstring says how
+the latency of every command to every seat. A thin shell over the loadgen package (its docstring says how
 a run goes); docs/performance.md has the figures and the commands that made them.
 """
 
@@ -11,8 +11,14 @@ import sys
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games import loadtest
 from games.engine import PRESETS
+from loadgen import LoadTestError, setup
+from loadgen.players import Plan, TablePlan
+from loadgen.processes import listening_pids, with_children
+from loadgen.report import format_report
+from loadgen.runner import execute
+from loadgen.setup import SEATS
+from loadgen.targets import parse_targets
 
 MAX_SECONDS = 3600
 MAX_TABLES = 2000
@@ -60,8 +66,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **o):
         try:
-            targets = loadtest.parse_targets(o["url"])
-        except loadtest.LoadTestError as e:
+            targets = parse_targets(o["url"])
+        except LoadTestError as e:
             raise CommandError(str(e)) from None
         if not 1 <= o["tables"] <= MAX_TABLES:
             raise CommandError(f"--tables is between 1 and {MAX_TABLES}")
@@ -78,40 +84,40 @@ class Command(BaseCommand):
             pids = {int(p) for value in o["pids"] for p in value.split(",") if p.strip()}
         except ValueError:
             raise CommandError("--pids takes process ids") from None
-        pids = loadtest.with_children(pids | loadtest.listening_pids({t.port for t in targets}))
+        pids = with_children(pids | listening_pids({t.port for t in targets}))
 
         n, rooms = o["tables"], []
         try:
             if o["bare"]:
-                tables = [loadtest.TablePlan(code=f"{i:04d}", seats=self._seats(targets, i, [None] * loadtest.SEATS))
+                tables = [TablePlan(code=f"{i:04d}", seats=self._seats(targets, i, [None] * SEATS))
                           for i in range(n)]
             else:
-                closed = loadtest.close_pool_rooms()
+                closed = setup.close_pool_rooms()
                 if closed:
                     log(f"closed {closed} rooms left open by an earlier run")
-                users = loadtest.ensure_accounts(n * loadtest.SEATS)
-                cookies = loadtest.log_in(users, targets, fresh=o["fresh_logins"], log=log)
-                rooms = loadtest.create_rooms(users[::loadtest.SEATS], o["preset"], overrides)
+                users = setup.ensure_accounts(n * SEATS)
+                cookies = setup.log_in(users, targets, fresh=o["fresh_logins"], log=log)
+                rooms = setup.create_rooms(users[::SEATS], o["preset"], overrides)
                 tables = []
                 for i, room in enumerate(rooms):
-                    seated = users[i * loadtest.SEATS:(i + 1) * loadtest.SEATS]
-                    tables.append(loadtest.TablePlan(code=room.code, buy_in=room.buy_in_max,
-                                                     seats=self._seats(targets, i, [cookies[u.pk] for u in seated])))
-            plan = loadtest.Plan(tables=tables, seconds=o["seconds"], rate=rate(o["rate"]), bare=o["bare"],
-                                 payload=o["payload"], cookie_name=settings.SESSION_COOKIE_NAME, seed=o["seed"],
-                                 warmup=o["warmup"])
-            log(f"{n} tables, {n * loadtest.SEATS} sockets over {len(targets)} server(s); setting up...")
-            result = loadtest.execute(plan, workers=o["workers"], pids=pids, log=log)
-        except loadtest.LoadTestError as e:
+                    seated = users[i * SEATS:(i + 1) * SEATS]
+                    tables.append(TablePlan(code=room.code, buy_in=room.buy_in_max,
+                                            seats=self._seats(targets, i, [cookies[u.pk] for u in seated])))
+            plan = Plan(tables=tables, seconds=o["seconds"], rate=rate(o["rate"]), bare=o["bare"],
+                        payload=o["payload"], cookie_name=settings.SESSION_COOKIE_NAME, seed=o["seed"],
+                        warmup=o["warmup"])
+            log(f"{n} tables, {n * SEATS} sockets over {len(targets)} server(s); setting up...")
+            result = execute(plan, workers=o["workers"], pids=pids, log=log)
+        except LoadTestError as e:
             raise CommandError(str(e)) from None
         finally:
             if rooms:
-                loadtest.close_pool_rooms([r.pk for r in rooms])
+                setup.close_pool_rooms([r.pk for r in rooms])
         result["urls"] = [t.ws for t in targets]
         if o["json"]:
             self.stdout.write(json.dumps(result, indent=2))
         else:
-            self.stdout.write(loadtest.format_report(result, result["urls"]))
+            self.stdout.write(format_report(result, result["urls"]))
 
     @staticmethod
     def _seats(targets, table: int, cookies: list) -> list:
