@@ -397,7 +397,7 @@ async def test_a_socket_whose_channel_layer_fails_is_no_longer_watched(monkeypat
     from django.db import connections
 
     from games import consumers
-    from tests.games.test_consumer import Tab
+    from tests.games.sockets import Tab
 
     channel_layers.backends.clear()  # a layer of this test's event loop (channels_redis binds to the first loop)
     layer = get_channel_layer()

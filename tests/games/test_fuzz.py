@@ -1,4 +1,4 @@
-"""Fuzzing (issue 8): Hypothesis sends malformed and hostile input to the live table, well over 10,000 messages.
+"""Fuzzing: Hypothesis sends malformed and hostile input to the live table, well over 10,000 messages.
 
 - services.action_submit, the one door every socket action goes through, gets the bulk: wrong types, huge
   and negative numbers, unknown and engine-only commands, other players' seat ids, action ids of every
@@ -35,7 +35,7 @@ from games.consumers import CLOSE_TOO_BIG, MAX_FRAME
 from games.engine import state_from_json, view
 from games.models import ChatMessage, HandEvent, Seat, Table
 from tests.games.conftest import assert_holds_match_table, expire, make_player, seat_of, state
-from tests.games.test_consumer import Closed, Tab, sensible_move, session_cookie
+from tests.games.sockets import Closed, Tab, hang_up, sensible_move, session_cookie
 from wallets.models import Account, Entry
 from wallets.models import Transaction as LedgerTransaction
 
@@ -111,7 +111,7 @@ SCENARIOS = {
 
 
 def play_until(room, people, phases):
-    """Sensible moves (tests/games/test_consumer.py) until the table is in one of `phases`."""
+    """Sensible moves (tests/games/sockets.py) until the table is in one of `phases`."""
     for _ in range(100):
         t = Table.objects.get(pk=room.pk)
         if t.state["phase"] in phases:
@@ -346,15 +346,6 @@ REPLIES = {"error", "pong", "snapshot", "chat", "reported"}
 def problems(records) -> list:
     """What the server logged about itself: the consumer's "unexpected error", any warning of ours."""
     return [r for r in records if r.levelno >= logging.WARNING and r.name.startswith(("games", "wallets", "django"))]
-
-
-async def hang_up(tab: Tab) -> None:
-    """Close the tab; when the server closed it first, deliver the disconnect a real server would, so that the
-    consumer's coroutine ends instead of being dropped mid-await."""
-    await tab.close()
-    if tab.comm is not None and not tab.comm.future.done():
-        await tab.comm.send_input({"type": "websocket.disconnect", "code": tab.closed})
-        await tab.comm.wait(timeout=10)
 
 
 async def send_batch(tab: Tab, batch: list[tuple[str, object]]) -> list[dict]:

@@ -11,13 +11,13 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games import moderation, services
+from games import clubs, moderation, services
 from games.models import ChatMessage, ModerationLog, Report, Room
 from games.roles import MODERATORS, ensure_moderators_group
 from games.rules_form import RulesForm
 from games.services import GameError
 from tests.games.conftest import act, assert_ledger_clean, make_player, seat_of, state, table
-from tests.games.test_consumer import Closed, Tab
+from tests.games.sockets import Closed, Tab
 from wallets.models import Account
 from wallets.selectors import balances_for
 
@@ -173,6 +173,26 @@ def test_a_moderator_closes_a_room_mid_hand_and_every_stack_is_released(cast, mo
     assert not Account.objects.filter(kind="hold", closed_at__isnull=True).exists()
     assert sum(balances_for(u)["beans"]["available"] for u in cast.values()) == 4 * 10_000
     assert_ledger_clean()
+
+
+def test_in_a_club_room_a_moderator_is_no_club_admin_and_a_club_admin_no_moderator(cast, mod):
+    """The same kick serves both: each acts in their own capacity, and only a club admin's row names the club."""
+    club = clubs.club_create(owner=cast["alice"], name="Friday Night")
+    clubs.club_join(club=club, user=cast["chen"])
+    clubs.request_decide(request=club.join_requests.get(), by=cast["alice"], approve=True)
+    room = clubs.club_room_create(club=club, by=cast["alice"], preset="ten-half")
+    services.seat_take(room_id=room.pk, user=cast["chen"], buy_in=500)
+    with pytest.raises(GameError) as e:
+        clubs.club_seat_kick(room=room, user=cast["chen"], by=mod, reason="stalling")
+    assert e.value.code == "not_club_admin"
+    with pytest.raises(GameError) as e:
+        moderation.seat_kick(room=room, user=cast["chen"], by=cast["alice"], reason="stalling")
+    assert e.value.code == "not_allowed"
+    moderation.seat_kick(room=room, user=cast["chen"], by=mod, reason="stalling")
+    assert seat_of(room, cast["chen"]) is None
+    clubs.club_room_close(room=room, by=cast["alice"], reason="closing for the night")
+    logged = list(ModerationLog.objects.order_by("pk").values_list("action", "actor_id", "club_id"))
+    assert logged == [("kick", mod.pk, None), ("close_room", cast["alice"].pk, club.pk)]
 
 
 async def test_a_player_reports_a_chat_message_from_the_table_and_a_moderator_resolves_it(cast, mod):

@@ -1,0 +1,297 @@
+"""The table socket's test harness (docs/protocol.md): browser tabs on /ws/rooms/<code>/ with a real session cookie
+and the allowed Origin, JSON frames both ways, against config.asgi.application; and players that choose their moves
+from the view their socket received. Helpers only: the socket's tests are tests/games/test_socket_*.py."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from config.asgi import application
+from games import services
+from games.models import Table
+from tests.games.conftest import acked, answers
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+WAIT = 10  # seconds for one frame: generous for PostgreSQL + Redis on a busy machine
+
+db = database_sync_to_async
+
+
+# --- browser tabs ---------------------------------------------------------------------------------------
+
+
+def session_cookie(user) -> bytes:
+    """The cookie a browser holds after logging in."""
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+
+
+def table_version(room) -> int:
+    return Table.objects.values_list("version", flat=True).get(pk=room.pk)
+
+
+class Closed(Exception):
+    def __init__(self, code):
+        super().__init__(f"the socket was closed with {code}")
+        self.code = code
+
+
+class Tab:
+    """One connection of `user` to a room, keeping every frame it received: (raw text, JSON)."""
+
+    def __init__(self, user, code: str, *, cookie: bytes | None = None):
+        self.user = user
+        self.code = code
+        self.cookie = cookie
+        self.frames: list[tuple[str, dict]] = []
+        self.version = -1  # the newest table version drawn (snapshot or update)
+        self.view: dict | None = None
+        self.closed: int | None = None
+        self.comm: WebsocketCommunicator | None = None
+        self.sent = 0
+
+    async def open(self) -> dict:
+        """Connect; returns the first frame (the snapshot). Raises Closed when the server closes."""
+        if self.cookie is None and self.user is not None:
+            self.cookie = await db(session_cookie)(self.user)
+        headers = [ORIGIN] + ([(b"cookie", self.cookie)] if self.cookie else [])
+        self.comm = WebsocketCommunicator(application, f"/ws/rooms/{self.code}/", headers=headers)
+        connected, code = await self.comm.connect(timeout=WAIT)
+        if not connected:
+            self.closed = code
+            raise Closed(code)
+        return await self.next()
+
+    async def next(self, timeout: float = WAIT) -> dict:
+        out = await self.comm.receive_output(timeout)
+        if out["type"] == "websocket.close":
+            self.closed = out.get("code", 1000)
+            raise Closed(self.closed)
+        frame = json.loads(out["text"])
+        self.frames.append((out["text"], frame))
+        if frame["type"] in ("snapshot", "update") and frame["version"] > self.version:
+            self.version = frame["version"]
+            self.view = frame["view"]
+        return frame
+
+    async def send(self, data) -> None:
+        await self.comm.send_to(text_data=data if isinstance(data, str) else json.dumps(data))
+
+    async def reply(self, *kinds: str) -> dict:
+        """The next frame of one of `kinds` (the frames on the way are kept)."""
+        while True:
+            frame = await self.next()
+            if frame["type"] in kinds:
+                return frame
+
+    async def act(self, action: str, action_id: str | None = None, **args) -> dict:
+        """Send one action; return its answer: the update that carries its ack, an `ack` frame, or an error."""
+        if action_id is None:
+            self.sent += 1
+            action_id = f"{self.user.username}-{self.sent}"
+        message = {"type": "action", "action": action, "action_id": action_id}
+        if args:
+            message["args"] = args
+        await self.send(message)
+        while True:
+            frame = await self.next()
+            if answers(frame, action_id) or frame.get("code") == "rate_limited":  # dropped unread
+                return frame
+
+    async def catch_up(self, version: int) -> None:
+        while self.version < version:
+            await self.next()
+
+    async def quiet(self) -> bool:
+        return await self.comm.receive_nothing(timeout=0.2)
+
+    async def drain(self) -> list[dict]:
+        """Everything that arrives until the socket is quiet."""
+        frames = []
+        while not await self.quiet():
+            frames.append(await self.next())
+        return frames
+
+    async def close(self) -> None:
+        if self.comm is not None and self.closed is None and not self.comm.future.done():
+            # Let the consumer's disconnect handler finish, as daphne does (10 s): the communicator's own default
+            # cancels it after 1 s, which a busy CI machine passed before the handler sent its presence frame.
+            await self.comm.disconnect(timeout=WAIT)
+        self.closed = self.closed or 1000
+
+    def of(self, kind: str) -> list[dict]:
+        return [f for _text, f in self.frames if f["type"] == kind]
+
+    def events(self, kind: str | None = None) -> list[dict]:
+        return [e for f in self.of("update") for e in f["events"] if kind is None or e["type"] == kind]
+
+
+async def catch_up(tabs, room) -> int:
+    """Every open tab has drawn the table's current version; returns it."""
+    version = await db(table_version)(room)
+    for tab in tabs:
+        if tab.closed is None:
+            await tab.catch_up(version)
+    return version
+
+
+async def close_all(tabs) -> None:
+    for tab in tabs:
+        await tab.close()
+
+
+@pytest.fixture(name="no_resync")
+def no_resync_fixture(settings):
+    """The safety-net snapshots (consumers._watch_loop) off, so a test sees exactly the broadcasts. Modules import
+    it as `no_resync_fixture`: their tests' `no_resync` argument then shadows no import."""
+    settings.GAMES_RESYNC_SECONDS = 3600
+
+
+def create_room(host, preset, **kw):
+    return services.room_create(host=host, preset=preset, **kw)
+
+
+async def seated_table(cast, preset="ten-half", *, overrides=None, extra=(), bank=None):
+    """A room of `preset` with alice (host), bob, chen and dara connected and seated (1000 beans each)
+    and the host's start sent; with `bank`, alice has opened the bank with that amount. Every tab has drawn
+    the table's version. Returns (room, {name: tab})."""
+    room = await db(create_room)(cast["alice"], preset, overrides=overrides or {}, buy_in_max=3000)
+    tabs = {name: Tab(cast[name], room.code) for name in ("alice", "bob", "chen", "dara")}
+    for name in extra:
+        tabs[name] = Tab(cast[name], room.code)
+    for tab in tabs.values():
+        await tab.open()
+    for name in ("alice", "bob", "chen", "dara"):
+        frame = await tabs[name].act("sit", buy_in=1000)
+        assert acked(frame), frame
+    assert acked(await tabs["alice"].act("start"))
+    if bank is not None:
+        assert acked(await tabs["alice"].act("open_bank", amount=bank))
+    await catch_up(tabs.values(), room)
+    return room, tabs
+
+
+def me(view) -> dict | None:
+    return next((s for s in view["seats"] if s["id"] == view["you"]), None)
+
+
+def stake_range(view) -> tuple[int, int, int]:
+    """(lowest, highest, step) of a challenger's stake, as the rules allow it for this stack."""
+    r, stack = view["rules"], me(view)["stack"]
+    low = view["hand"]["base_stake"] if r["fixed_stake"] else (r["min_bet"] or r["base_stake"])
+    high = stack // 3 if r["stake_third_of_stack"] else stack
+    if r["max_bet"] is not None:
+        high = min(high, r["max_bet"])
+    return low, high, r["base_stake"] if r["bet_multiple"] else 1
+
+
+def sensible_move(view) -> tuple[str, dict] | None:
+    """A plain player: opens the bank when offered, stakes the least, draws to two cards and stands
+    (draws on when the rules forbid standing), declines a bank to take, refills an empty bank."""
+    legal = view["legal_actions"]
+    stack = me(view)["stack"]
+    if "open_bank" in legal and view["pending"]:
+        whole = view["rules"]["bank_open"] == "whole-stack"
+        return "open_bank", {"amount": stack if whole else stack // 2}
+    if "decline_bank" in legal:
+        return "decline_bank", {}
+    if "refill" in legal:
+        return ("refill", {"amount": min(stack, 300)}) if stack else ("pass_bank", {})
+    if "bet" in legal:
+        return "bet", {"amount": stake_range(view)[0]}
+    if "mort_decline" in legal:
+        return "mort_decline", {}
+    if "hit" in legal or "stand" in legal:
+        turn = view["hand"]["turn"]
+        cards = view["hand"]["hands"][turn["seat"]][turn["hand"]]["cards"]
+        return ("hit", {}) if "stand" not in legal or len(cards) < 2 and "hit" in legal else ("stand", {})
+    return None
+
+
+# --- random players ------------------------------------------------------------------------------------
+
+QUIET = {"leave", "retire", "seed_jackpot", "reset", "top_up"}
+
+
+def random_moves(view, rng) -> list[tuple[str, dict]]:
+    """Plausible moves from the view's legal actions, with arguments (a few may still be refused)."""
+    legal, seat, hand, r = view["legal_actions"], me(view), view["hand"], view["rules"]
+    if seat is None:  # left earlier: sits down again (a new seat)
+        return [("sit", {"buy_in": 1000})]
+    stack = seat["stack"]
+    out: list[tuple[str, dict]] = []
+    side = seat["role"] == "side"
+    if seat["away"]:  # timed out three hands running: sitting out until back
+        out.append(("im_back", {}))
+    if "top_up" in legal and stack < 10 * r["base_stake"] and view["banker"] != seat["id"]:
+        out.append(("top_up", {"amount": 500}))
+    for action in legal:
+        if action in QUIET:
+            continue
+        if action == "bet":
+            low, high, step = stake_range(view)
+            if high >= low:
+                amount = min(high, low + step * rng.randrange(3))
+                out.append(("bet", {"amount": amount - (amount - low) % step}))
+        elif action == "chip":
+            mine = next((b for b in hand["side_bets"] if b["seat"] == seat["id"]), None) if side \
+                else hand["bets"][seat["id"]]
+            if side and mine["backs"] is None:
+                continue
+            out.append(("chip", {"amount": rng.choice(r["chip_values"])}))
+        elif action == "confirm":
+            if side:
+                mine = next(b for b in hand["side_bets"] if b["seat"] == seat["id"])
+                if mine["backs"] and mine["amount"]:
+                    out.append(("confirm", {}))
+            else:
+                low, high, step = stake_range(view)
+                amount = hand["bets"][seat["id"]]["amount"]
+                if low <= amount <= high and (amount - low) % step == 0:
+                    out.append(("confirm", {}))
+        elif action in ("back", "side_bet"):
+            challenger = rng.choice(sorted(hand["bets"]))
+            if action == "back":
+                out.append(("back", {"seat": challenger}))
+            elif stack >= r["base_stake"]:
+                amount = r["base_stake"] * rng.randint(1, min(3, stack // r["base_stake"]))
+                out.append(("side_bet", {"backs": challenger, "amount": amount}))
+        elif action == "open_bank":
+            whole = r["bank_open"] == "whole-stack"
+            out.append(("open_bank", {"amount": stack if whole else max(1, stack // rng.choice((1, 2, 3)))}))
+        elif action == "refill":
+            if stack:
+                out.append(("refill", {"amount": min(stack, rng.choice((100, 300)))}))
+        else:  # hit stand double split mort_* take_bank decline_bank pass_bank no_bet
+            # Weighted: drawing (towards two figures) and splitting them, the rare move that makes a
+            # seat hold two hands, come more often than chance would have them.
+            out += [(action, {})] * {"hit": 2, "split": 6}.get(action, 1)
+    return out
+
+
+def card_strings(data, out: set) -> set:
+    """Every string in a JSON value, keys included."""
+    if isinstance(data, str):
+        out.add(data)
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            out.add(k)
+            card_strings(v, out)
+    elif isinstance(data, list):
+        for v in data:
+            card_strings(v, out)
+    return out
+
+
+async def hang_up(tab: Tab) -> None:
+    """Close the tab; when the server closed it first, deliver the disconnect a real server would, so that the
+    consumer's coroutine ends instead of being dropped mid-await."""
+    await tab.close()
+    if tab.comm is not None and not tab.comm.future.done():
+        await tab.comm.send_input({"type": "websocket.disconnect", "code": tab.closed})
+        await tab.comm.wait(timeout=10)

@@ -1,0 +1,86 @@
+"""Frames the socket refuses: a malformed frame and a refused action get an error frame that says why (with
+the action's id) and change nothing."""
+
+import asyncio
+
+import pytest
+
+from games.models import Table
+from tests.games.conftest import acked
+from tests.games.sockets import (
+    close_all,
+    db,
+    no_resync_fixture,  # noqa: F401 (the no_resync fixture)
+    seated_table,
+    table_version,
+)
+
+# Every test opens sockets: a channel layer of its own event loop (tests/conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
+
+MALFORMED = [
+    ("not json", "bad_json"),
+    ("[1, 2, 3]", "bad_json"),
+    ('"a string"', "bad_json"),
+    ('{"type": "dance"}', "unknown_type"),
+    ('{"no": "type"}', "unknown_type"),
+    ('{"type": "action", "action": "fold", "action_id": "m1"}', "unknown_action"),
+    ('{"type": "action", "action": ["bet"], "action_id": "m2"}', "unknown_action"),
+    ('{"type": "action", "action": "bet", "args": {"amount": [50]}, "action_id": "m3"}', "bad_amount"),
+    ('{"type": "action", "action": "bet", "args": {"amount": 50.0}, "action_id": "m4"}', "bad_amount"),
+    ('{"type": "action", "action": "bet", "args": {"amount": true}, "action_id": "m5"}', "bad_amount"),
+    ('{"type": "action", "action": "bet", "args": {"amount": "50"}, "action_id": "m6"}', "bad_amount"),
+    ('{"type": "action", "action": "kick", "args": {"seat": {"id": "s1"}}, "action_id": "m7"}', "bad_args"),
+    ('{"type": "action", "action": "back", "args": {"seat": ["s1"]}, "action_id": "m8"}', "bad_args"),
+    ('{"type": "action", "action": "bet", "args": [50], "action_id": "m9"}', "bad_args"),
+    ('{"type": "action", "action": "bet", "args": {"amount": 50, "cards": "AS"}, "action_id": "m10"}', "bad_args"),
+    ('{"type": "action", "action": "bet", "args": {"amount": 50}, "action_id": 7}', "bad_action_id"),
+    ('{"type": "action", "action": "bet", "args": {"amount": 50}, "action_id": "' + "x" * 65 + '"}', "bad_action_id"),
+    # A lone surrogate (not UTF-8) quoted back in the error: the answer must still be sent (CI found this once).
+    ('{"type": "action", "action": "back", "args": null, "action_id": "\\ud800"}', "bad_action_id"),
+    ('{"type": "action", "action": "\\udfff", "action_id": "m14"}', "unknown_action"),
+    ('{"type": "action", "action": "start_hand", "args": {}, "action_id": "m11"}', "unknown_action"),
+    ('{"type": "action", "action": "timeout", "action_id": "m12"}', "unknown_action"),
+    ('{"type": "action", "action": "set_seat", "args": {"seat": "s1"}, "action_id": "m13"}', "unknown_action"),
+    ('{"type": "chat", "text": ["hello"]}', "bad_chat"),
+    ('{"type": "chat", "text": "   "}', "bad_chat"),
+]
+
+
+async def test_malformed_frames_get_an_error_and_change_nothing(cast, no_resync):
+    room, tabs = await seated_table(cast, bank=500)
+    bob = tabs["bob"]
+    try:
+        before = await db(table_version)(room)
+        state_before = await db(lambda: Table.objects.get(pk=room.pk).state)()
+        for text, code in MALFORMED:
+            await asyncio.sleep(0.06)  # under the rate limit
+            await bob.send(text)
+            frame = await bob.reply("error", "ack", "update", "chat")
+            assert (frame["type"], frame.get("code")) == ("error", code), text
+            assert frame["version"] == before
+        await bob.comm.send_to(bytes_data=b'{"type": "ping"}')
+        assert (await bob.reply("error", "pong"))["code"] == "bad_frame"
+        assert await db(table_version)(room) == before
+        assert await db(lambda: Table.objects.get(pk=room.pk).state)() == state_before
+        assert not [f for f in await tabs["chen"].drain() if f["type"] != "presence"]  # nobody else heard a thing
+        # The socket still works.
+        assert acked(await bob.act("bet", amount=20))
+    finally:
+        await close_all(tabs.values())
+
+
+async def test_a_refused_action_says_why_and_carries_its_action_id(cast, no_resync):
+    room, tabs = await seated_table(cast, bank=500)
+    try:
+        before = await db(table_version)(room)
+        frame = await tabs["bob"].act("hit", action_id="too-early")
+        assert frame == {"type": "error", "code": "wrong_phase", "message": frame["message"], "version": before,
+                         "action_id": "too-early"}
+        frame = await tabs["bob"].act("bet", amount=15)
+        assert frame["code"] == "stake_not_multiple"
+        frame = await tabs["bob"].act("kick", seat=tabs["chen"].view["you"])
+        assert frame["code"] == "not_host"
+        assert await db(table_version)(room) == before
+    finally:
+        await close_all(tabs.values())
