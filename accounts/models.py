@@ -28,7 +28,7 @@ class User(AbstractUser):
     # A bot's account: it holds the stacks of the bots of AI rooms in the ledger like any player,
     # never logs in (no usable password, inactive) and receives no welcome grant.
     is_bot = models.BooleanField(_("bot"), default=False)
-    # Moderation state read on every socket (issue 7 adds the services and the log that set it).
+    # Moderation state, read on every socket; games/moderation.py sets it and logs who did and why.
     muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
     banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
 

@@ -1,9 +1,9 @@
-"""`make bench`: the production-like stack on this machine, measured; writes docs/performance.md.
+"""`make bench`: the production-like stack on this machine, measured; writes docs/bench-latest.md.
 
 1. PostgreSQL and Redis (.ci/services starts them when they are not answering), a database of its own
    (`bench`, migrated) and a Redis database of its own (db 9, flushed: nothing else of Redis is touched).
 2. HalfPoint as in production: 2 daphne processes (ports 8101, 8102), 1 Celery worker, Celery beat,
-   DEBUG=0, persistent database connections. `manage.py loadtest` spreads every table's seats over both.
+   DEBUG=0, a pool of database connections per process. `manage.py loadtest` spreads every table's seats over both.
 3. Runs: 50, 200 and 500 tables at 0.5 commands/s per table; `--rate max` at growing table counts until
    p99 passes 250 ms (the saturation point: the most commands/s with p99 < 250 ms and no error).
 4. The bare-Channels baseline in the same run: benchmarks/bare_asgi.py on 2 daphne processes with the
@@ -12,9 +12,9 @@
 6. The engine benchmark, the query count of a hit and a stand, a py-spy profile of one daphne process
    during the 200-table run (when py-spy is installed: `pip install py-spy`).
 
-Everything it starts, it stops. The figures go between the `bench:start` and `bench:end` marks of
-docs/performance.md (the rest of that page is written by hand); the raw results go to
-.bench/results.json.
+Everything it starts, it stops. The figures go to docs/bench-latest.md, which it writes whole each time;
+docs/performance.md is written by hand and never touched here. The raw results go to .bench/results.json
+(each run as it ends) and .bench/bench.json (the whole bench).
 """
 
 import argparse
@@ -34,11 +34,12 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
+import psutil
+
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 OUT = ROOT / ".bench"
-DOC = ROOT / "docs" / "performance.md"
-START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+DOC = ROOT / "docs" / "bench-latest.md"  # generated whole; docs/performance.md links to it
 DB_NAME = "bench"
 REDIS_URL = "redis://127.0.0.1:6379/9"
 PORTS = (8101, 8102)
@@ -157,13 +158,12 @@ class Stack:
 # --- the machine ------------------------------------------------------------------------------------------
 
 
-def cpu_times() -> tuple[int, int, int]:
-    """(busy, total, steal) jiffies of the whole machine. Steal is time the hypervisor gave this virtual machine's
+def cpu_times() -> tuple[float, float, float]:
+    """(busy, total, steal) CPU seconds of the whole machine. Steal is time the hypervisor gave this virtual machine's
     cores to another guest: counted as busy here, since our processes could not run, and reported on its own."""
-    with open("/proc/stat") as f:
-        v = [int(x) for x in f.readline().split()[1:]]
-    idle = v[3] + v[4]
-    return sum(v) - idle, sum(v), v[7] if len(v) > 7 else 0
+    t = psutil.cpu_times()
+    total = sum(t)
+    return total - t.idle - getattr(t, "iowait", 0), total, getattr(t, "steal", 0)
 
 
 def busy_others(exclude: set[int]) -> list[str]:
@@ -196,11 +196,10 @@ def vacuum() -> None:
 
 
 def machine() -> dict:
-    mem = next(int(line.split()[1]) for line in open("/proc/meminfo") if line.startswith("MemTotal"))
     model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
                  platform.processor())
     return {
-        "cores": os.cpu_count(), "memory_gib": round(mem / 2**20, 1), "cpu": model,
+        "cores": os.cpu_count(), "memory_gib": round(psutil.virtual_memory().total / 2**30, 1), "cpu": model,
         "python": platform.python_version(), "kernel": platform.release(),
         "postgresql": run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc", "show server_version"]).strip(),
         "autovacuum": run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc", "show autovacuum"]).strip(),
@@ -367,8 +366,10 @@ RUN_HEADER = ("| tables | rate | commands/s | p50 ms | p95 ms | p99 ms | max ms 
 def render(data: dict) -> str:
     m = data["machine"]
     lines = [
-        START,
-        f"## Figures from `make bench` ({data['date']}, {data['elapsed_minutes']} minutes)",
+        f"# Figures from `make bench` ({data['date']}, {data['elapsed_minutes']} minutes)",
+        "",
+        "Written by benchmarks/bench.py at the end of every `make bench`; do not edit. How to read these figures, "
+        "and what was decided from them: docs/performance.md.",
         "",
         f"Machine: {m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB; Python {m['python']}, PostgreSQL "
         f"{m['postgresql']} (autovacuum {m.get('autovacuum', '?')}; every HalfPoint run starts from a VACUUM of the bench "
@@ -380,7 +381,7 @@ def render(data: dict) -> str:
         "per `--rate max` step; "
         f"{data['workers']} client process(es).",
         "",
-        "### HalfPoint at the default rate (0.5 commands/s per table, 4 seats a table)",
+        "## HalfPoint at the default rate (0.5 commands/s per table, 4 seats a table)",
         "",
         "Latency: from sending a command to the moment the last of the table's 4 seats has its update. "
         "RSS: peak resident memory sampled each second; CPU: % of one core over the window; machine CPU: "
@@ -395,7 +396,7 @@ def render(data: dict) -> str:
             f"{t} tables p99 < {lim:g} ms with 0 errors: **{_verdict(data['main'], t, lim)}**"
             for t, lim in TARGETS.items()),
         "",
-        "### Saturation (`--rate max`: every client acts as soon as it may)",
+        "## Saturation (`--rate max`: every client acts as soon as it may)",
         "",
         "| stack | steps (tables: commands/s, p99 ms) | saturation point (commands/s, p99 < 250 ms, 0 errors) |",
         "|---|---|---|",
@@ -407,21 +408,21 @@ def render(data: dict) -> str:
         lines.append(f"| {s['label']} | {steps} | {best} |")
     lines += ["", "Ratio of HalfPoint's saturation point to the bare relay's on the same layer: " + "; ".join(
         f"{layer}: **{ratio}**" for layer, ratio in data["ratios"].items()) + ".", ""]
-    lines += ["### The bare-Channels baseline at the default rate", "",
+    lines += ["## The bare-Channels baseline at the default rate", "",
               f"benchmarks/bare_asgi.py, same daphne processes and layer, frames of {data['payload']} bytes "
               "(the mean size of HalfPoint's frames in the 200-table run).", "", RUN_HEADER,
               *[fmt_run(r) for r in data["bare"]], ""]
     if data.get("layers"):
-        lines += ["### Other channel layers (200 tables at the default rate)", "", RUN_HEADER]
+        lines += ["## Other channel layers (200 tables at the default rate)", "", RUN_HEADER]
         lines += [fmt_run(r) for r in data["layers"]]
         lines.append("")
-    lines += ["### Query count of a command (`python benchmarks/query_count.py`)", "", "```",
+    lines += ["## Query count of a command (`python benchmarks/query_count.py`)", "", "```",
               data["queries"].strip(), "```", "",
-              "### Engine (`python benchmarks/engine_bench.py --hands 20000 --runs 3`)", "", "```",
+              "## Engine (`python benchmarks/engine_bench.py --hands 20000 --runs 3`)", "", "```",
               data["engine"].strip(), "```", ""]
     prof = data.get("profile")
     if prof:
-        lines += ["### Where one daphne process spends its time (py-spy, 200 tables at the default rate)", "",
+        lines += ["## Where one daphne process spends its time (py-spy, 200 tables at the default rate)", "",
                   f"{prof['samples']} samples at 100 Hz of the thread holding the GIL (the Python work of the event "
                   "loop and of the database thread), taken without stopping the process (`--nonblocking`); share of "
                   "samples in each function, callees included:", "", "```"]
@@ -429,14 +430,14 @@ def render(data: dict) -> str:
         lines += ["```", "", "Self time (the function itself):", "", "```"]
         lines += [f"{pct:5.1f}%  {f}" for f, pct in prof["self"]]
         lines += ["```", ""]
-    lines += ["### What else was running", "",
+    lines += ["## What else was running", "",
               "Load average before each run and the busiest other processes seen right after it (the machine is "
               "shared with other test runs):", ""]
     for r in data["main"] + data["bare"] + data.get("layers", []):
         lines.append(f"- {r['label']}: load {r['load_before']}; " + ("; ".join(r["others"]) or "nothing above 5 %"))
     lines += ["", "Commands:", "", "```"]
     lines += [r["command"] for r in data["main"] + data["bare"]]
-    lines += ["```", END]
+    lines.append("```")
     return "\n".join(lines)
 
 
@@ -451,12 +452,7 @@ def _verdict(runs: list[dict], tables: int, limit: float) -> str:
 
 def write_doc(text: str) -> None:
     DOC.parent.mkdir(exist_ok=True)
-    old = DOC.read_text() if DOC.exists() else "# Performance\n\n" + START + "\n" + END + "\n"
-    if START in old and END in old:
-        new = old[:old.index(START)] + text + old[old.index(END) + len(END):]
-    else:
-        new = old.rstrip() + "\n\n" + text + "\n"
-    DOC.write_text(new)
+    DOC.write_text(text + "\n")
 
 
 # --- main --------------------------------------------------------------------------------------------------
@@ -475,7 +471,7 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=1, help="loadtest client processes")
     p.add_argument("--quiet-load", type=float, default=1.0, help="wait for a load average under this before a run")
     p.add_argument("--quiet-wait", type=float, default=60, help="... but at most this many seconds")
-    p.add_argument("--no-doc", action="store_true", help="do not touch docs/performance.md")
+    p.add_argument("--no-doc", action="store_true", help="do not write docs/bench-latest.md")
     p.add_argument("--quick", action="store_true",
                    help="only HalfPoint's runs at --tables on the first layer, with a profile of the first: a "
                         "before/after check of a change (no saturation search, no bare relay, no doc)")
@@ -512,9 +508,8 @@ def main() -> None:
 
     for i, layer in enumerate(layers):
         full = i == 0
-        # A clean broker for each stack: every command schedules a Celery wake (ETA up to the 600 s turn timer),
-        # and a stopped worker's reserved tasks go back to the queue. Left there, the next stack's worker spent
-        # both cores on thousands of stale wakes (the core layer's 200-table run of 2026-12-03: 3.3 commands/s).
+        # A clean broker for each stack: a stopped worker's reserved wakes (ETA up to the 600 s turn timer) go
+        # back to the queue, and the next stack's worker would spend both cores on thousands of stale wakes.
         run(["redis-cli", "-n", REDIS_URL.rsplit("/", 1)[1], "flushdb"])
         stack = Stack("config.asgi:application", PORTS, layer, celery=True)
         try:

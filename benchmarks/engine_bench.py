@@ -1,8 +1,8 @@
 """Engine speed figures: ``python benchmarks/engine_bench.py [--hands N] [--runs R]``.
 
-Prints hands per second of the simulation for each preset (4 seats, basic bots; the ten-half figure
-is the one issue 4 asks to be at least 25,000 on one core), of the full state machine, and of
-``--workers 2``. The machine is shared and noisy, so each figure is the best and the median of R runs.
+Prints hands per second of the simulation for each preset (4 seats, basic bots; the target for ten-half is
+25,000 on one core), of the full state machine, and of ``--workers 2``. The machine is shared and noisy, so
+each figure is the best and the median of R runs.
 """
 
 import argparse

@@ -26,16 +26,12 @@ application = ProtocolTypeRouter(
 
 
 def _tune_garbage_collector() -> None:
-    """Keep the cyclic garbage collector's full passes rare and short in a web process.
+    """Keep the cyclic garbage collector's full passes rare in a web process: a full pass stops every table the
+    process serves, and those pauses were most of the tail latency under load (docs/performance.md, "Garbage
+    collection in the web process").
 
-    A full pass stops the process: it held up every table of the process for 85 to 200 ms of CPU every 10
-    to 15 s at 200 tables, and those pauses were most of the p99 latency (docs/performance.md, "Pauses").
-    Objects that live as long as the process (modules, the URL conf, Django's caches; about 105,000) are
-    frozen out of every pass, and a full pass waits for 1,000 younger passes instead of 10: at 500 tables
-    about one every 10 minutes instead of one a minute, when it still took 110 to 160 ms in both processes at
-    once, each time within a 30 s window (docs/performance.md, Stop 22). Memory held by cyclic garbage is freed
-    later, never kept (about 9,000 objects a minute a process at 500 tables); young passes still run at the
-    standard pace. WEB_GC_FULL_AFTER sets the number of younger passes (10 is Python's own default)."""
+    Objects that live as long as the process are frozen out of every pass, and a full pass waits for
+    WEB_GC_FULL_AFTER younger passes (Python's default is 10). Cyclic garbage is freed later, never kept."""
     import gc
 
     from django.urls import get_resolver

@@ -102,7 +102,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif env_bool("DB_POOL", False):
     # psycopg's pool, a few connections per process shared by its threads: under daphne every request and
     # socket call runs in its own thread, so DB_CONN_MAX_AGE would keep one connection per thread until
-    # PostgreSQL runs out, and 0 opens a new one per call. Not measured side by side yet: `make bench` runs with the pool.
+    # PostgreSQL runs out, and 0 opens a new one per call (docs/performance.md, "A connection pool").
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2, "max_size": int(os.environ.get("DB_POOL_SIZE", "8")), "timeout": 30}
@@ -111,8 +111,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, cache, Celery --------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    # REDIS_CHANNEL_LAYER picks channels-redis's layer: "core" (RedisChannelLayer, lists in Redis) or
-    # "pubsub" (RedisPubSubChannelLayer); docs/performance.md has both measured.
+    # REDIS_CHANNEL_LAYER picks channels-redis's layer: "core" (RedisChannelLayer, lists in Redis) or "pubsub"
+    # (RedisPubSubChannelLayer). "pubsub" measures faster; "core" stays the default until the Redis-restart fault
+    # tests have run on "pubsub" (docs/performance.md, "Channel layer").
     if os.environ.get("REDIS_CHANNEL_LAYER", "core") == "pubsub":
         CHANNEL_LAYERS = {
             "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
@@ -144,9 +145,9 @@ CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the message for 
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Threads, not forked children: a wake is a short database transaction, and in a prefork child Celery's Django
-# fixup closes the whole connection pool (DB_POOL=1) after every task, so each wake opened two new PostgreSQL
-# connections: a quarter of the machine's CPU at 200 tables (docs/performance.md). A killed worker's tasks come
-# back either way (acks late); the process tests have always run the worker this way.
+# fixup closes the whole connection pool (DB_POOL=1) after every task, so each wake would open new PostgreSQL
+# connections (docs/performance.md, "One pending wake per table; Celery on threads"). A killed worker's tasks
+# come back either way (acks late).
 CELERY_WORKER_POOL = "threads"
 CELERY_WORKER_CONCURRENCY = 4
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
@@ -237,8 +238,8 @@ GAMES_NEXT_HAND_SECONDS = float(os.environ.get("GAMES_NEXT_HAND_SECONDS", "6.0")
 # message; with the in-memory layer it is how Celery's moves reach the browser).
 GAMES_RESYNC_SECONDS = float(os.environ.get("GAMES_RESYNC_SECONDS", "5.0" if REDIS_URL else "1.0"))
 # Threads of a web process that run its sockets' database calls (games/consumers.py, `db`): commands of
-# different tables wait for PostgreSQL side by side instead of one after another (docs/performance.md, where
-# `make bench` runs 8). 0, the default: asgiref's single shared thread, as the test suite has always run;
-# with 8, CI's SQLite pass once saw one error frame in 263 loadtest commands, not diagnosed yet.
+# different tables wait for PostgreSQL side by side instead of one after another. 0, the default, keeps
+# asgiref's single shared thread (SQLite serialises every command anyway); set it on PostgreSQL, as `make bench`
+# does with 8 (docs/performance.md, "Database threads").
 GAMES_DB_THREADS = int(os.environ.get("GAMES_DB_THREADS", "0"))
 WALLETS_LIVE_SEAT_REFS = "games.selectors.live_seat_refs"

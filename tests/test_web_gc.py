@@ -1,5 +1,6 @@
 """A web process freezes its long-lived objects and keeps full garbage collections rare (config/asgi.py):
-those full passes were most of the p99 latency of a busy table (docs/performance.md, "Pauses")."""
+those full passes were most of the p99 latency of a busy table (docs/performance.md, "Garbage collection in the
+web process")."""
 
 import json
 import os

@@ -2,8 +2,7 @@
 
 Every command inserts its events here, and each insert updated four indexes. The unique constraint's
 (room, version, seq) and the index (hand, version, seq) already serve every lookup and cascade by room or by
-hand, since they lead with those columns. Measured in psql on the bench database: 20,000 three-event INSERTs
-took 440 to 537 ms with them, 348 to 370 ms without (docs/performance.md, Stop 21).
+hand, since they lead with those columns (docs/performance.md, "HandEvent without single-column indexes").
 
 Only the indexes go: Django's own AlterField would also drop and re-add both foreign keys, which checks every
 row of the table again under a lock. The index names are the ones Django gave them (0001), on every database.
