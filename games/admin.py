@@ -39,6 +39,7 @@ from games.models import (
 )
 from games.rules_form import RulesForm
 from games.services import GameError
+from wallets.admin import ReadOnlyMixin
 
 
 class ReasonForm(forms.Form):
@@ -48,17 +49,6 @@ class ReasonForm(forms.Form):
 def _form_page(request, admin_site, *, title: str, form, obj=None, extra=None):
     context = {**admin_site.each_context(request), "title": title, "form": form, "object": obj, **(extra or {})}
     return TemplateResponse(request, "admin/games/form_page.html", context)
-
-
-class ReadOnlyMixin:
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 # --- rooms ----------------------------------------------------------------------------------------------

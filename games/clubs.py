@@ -2,8 +2,9 @@
 
 Roles: one owner (an admin who also transfers ownership and dissolves the club), admins (approve
 requests, open rooms, moderate the club's rooms), members (play in club rooms; open rooms when the
-club allows it). Club admins' powers stop at the club's edge: every check below names the club,
-and their moderation actions are logged in the platform's ModerationLog with the club.
+club allows it). Club admins' powers stop at the club's edge: every check below names the club.
+Their moderation is games.moderation's: its permission check for clubs, reason rule, kick and close,
+and log rows that name the club.
 The leaderboard is computed from the ledger (the settlement entries of the holds of club rooms'
 seats), never from a counter that could drift.
 """
@@ -16,7 +17,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import services
+from games import moderation, services
 from games.models import (
     Club,
     ClubJoinRequest,
@@ -42,13 +43,6 @@ def membership(club: Club, user) -> ClubMember | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return ClubMember.objects.filter(club=club, user=user).first()
-
-
-def _admin(club: Club, by) -> ClubMember:
-    m = membership(club, by)
-    if m is None or not m.is_admin:
-        raise GameError("not_club_admin", _("Only the club's admins can do that."))
-    return m
 
 
 def _active(club: Club) -> None:
@@ -100,7 +94,7 @@ def club_join(*, club: Club, user) -> ClubMember | ClubJoinRequest:
 
 
 def request_decide(*, request: ClubJoinRequest, by, approve: bool) -> ClubMember | None:
-    _admin(request.club, by)
+    moderation.club_admin(request.club, by)
     _active(request.club)
     with transaction.atomic():
         updated = ClubJoinRequest.objects.filter(pk=request.pk, status=ClubJoinRequest.Status.PENDING).update(
@@ -128,16 +122,17 @@ def member_leave(*, club: Club, user) -> None:
 
 def member_remove(*, club: Club, user, by, reason: str) -> None:
     """An admin removes a member (never the owner; an admin is removed only by the owner)."""
-    admin = _admin(club, by)
+    admin = moderation.club_admin(club, by)
     m = membership(club, user)
     if m is None:
         raise GameError("not_member", _("This player is not in the club."))
     if m.role == Role.OWNER or (m.role == Role.ADMIN and admin.role != Role.OWNER):
         raise GameError("not_allowed", _("You cannot remove this member."))
-    reason = _reason(reason)
+    reason = moderation.reason_clean(reason)
     _release_seats(club, user.pk)
     m.delete()
-    _log(club, by, ModerationLog.Action.KICK, reason, user=user, removed_from_club=True)
+    moderation.log_write(by=by, action=ModerationLog.Action.KICK, reason=reason, user=user, club=club,
+                         removed_from_club=True)
 
 
 def member_set_role(*, club: Club, user, role: str, by) -> ClubMember:
@@ -188,7 +183,7 @@ def club_dissolve(*, club: Club, by) -> None:
 
 def club_settings_update(*, club: Club, by, open_joining: bool, members_create_rooms: bool,
                          description: str | None = None) -> None:
-    _admin(club, by)
+    moderation.club_admin(club, by)
     fields = {"open_joining": bool(open_joining), "members_create_rooms": bool(members_create_rooms)}
     if description is not None:
         fields["description"] = description[:500]
@@ -222,54 +217,30 @@ def club_room_create(*, club: Club, by, preset: str | None = None, variant: Hous
     return services.room_create(host=by, preset=preset, overrides=overrides, club=club, **room_options)
 
 
-# --- club moderation: the club's rooms only --------------------------------------------------------------------
-
-
-def _reason(reason) -> str:
-    reason = reason.strip() if isinstance(reason, str) else ""
-    if not reason:
-        raise GameError("reason_required", _("Say why: a moderation action needs a reason."))
-    return reason[:2000]
-
-
-def _log(club: Club, by, action: str, reason: str, *, user=None, room=None, **details) -> ModerationLog:
-    return ModerationLog.objects.create(actor=by, action=action, reason=reason, target_user=user, room=room,
-                                        club=club, details=details)
-
-
-def _club_room(room: Room, by) -> Club:
-    if room.club_id is None:
-        raise GameError("not_club_admin", _("Club admins moderate their club's rooms only."))
-    club = Club.objects.get(pk=room.club_id)
-    _admin(club, by)
-    return club
+# --- club moderation: games.moderation's, within the club ------------------------------------------------------
 
 
 def club_mute(*, club: Club, user, by, reason: str, duration: timedelta | None = timedelta(hours=24)) -> ModerationLog:
     """Mute a member in the club's rooms' chat (not elsewhere on the site)."""
-    _admin(club, by)
-    reason = _reason(reason)
+    moderation.club_admin(club, by)
+    reason = moderation.reason_clean(reason)
     m = membership(club, user)
     if m is None or m.role == Role.OWNER:
         raise GameError("not_member", _("This player is not a member you can mute."))
     until = timezone.now() + (duration or timedelta(days=3650))
     ClubMember.objects.filter(pk=m.pk).update(muted_until=until)
-    return _log(club, by, ModerationLog.Action.MUTE, reason, user=user, until=until.isoformat())
+    return moderation.log_write(by=by, action=ModerationLog.Action.MUTE, reason=reason, user=user, club=club,
+                                until=until.isoformat())
 
 
 def club_seat_kick(*, room: Room, user, by, reason: str) -> ModerationLog:
-    club = _club_room(room, by)
-    reason = _reason(reason)
-    if not services.seat_remove(room_id=room.pk, user_id=user.pk, kicked=True):
-        raise GameError("not_seated", _("This player has no seat in this room."))
-    return _log(club, by, ModerationLog.Action.KICK, reason, user=user, room=room)
+    """A club admin's kick, in one of the club's rooms only."""
+    return moderation.seat_kick(room=room, user=user, by=by, reason=reason, as_club_admin=True)
 
 
 def club_room_close(*, room: Room, by, reason: str) -> ModerationLog:
-    club = _club_room(room, by)
-    reason = _reason(reason)
-    services.room_close(room_id=room.pk, by=by)
-    return _log(club, by, ModerationLog.Action.CLOSE_ROOM, reason, room=room)
+    """A club admin closes one of the club's rooms (never another)."""
+    return moderation.room_close(room=room, by=by, reason=reason, as_club_admin=True)
 
 
 def _release_seats(club: Club, user_id: int) -> None:

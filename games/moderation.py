@@ -1,10 +1,12 @@
 """Moderation: bans, mutes, kicks, closing rooms, hiding chat, reports, rule changes by moderators.
 
-Every action is a service that needs a reason, checks the actor's permission (the "Moderators"
-group has exactly these, migration games 0003) and writes one row of the append-only
-ModerationLog. What must take effect at once on live tables does so after commit: a ban closes
-the user's open sockets and releases their seats after the current hand; a mute is read by the
-chat service on every message, so an open socket is refused from the next message on.
+Every action is a service that needs a reason, checks the actor's permission and writes one row of the
+append-only ModerationLog. Site moderators hold the permissions (the "Moderators" group has exactly
+these, migration games 0003); a club's owner and admins pass `club_admin` instead, and act on their
+club's rooms and members only (games.clubs uses this module's reason, log, kick and close).
+What must take effect at once on live tables does so after commit: a ban closes the user's open
+sockets and releases their seats after the current hand; a mute is read by the chat service on every
+message, so an open socket is refused from the next message on.
 """
 
 from datetime import UTC, datetime, timedelta
@@ -15,11 +17,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import broadcast, services
-from games.models import ChatMessage, ModerationLog, Report, Room, Seat, Table
+from games.models import ChatMessage, Club, ClubMember, ModerationLog, Report, Room, Seat, Table
 from games.services import GameError
 
 PERMANENT = datetime(9999, 12, 31, tzinfo=UTC)
 A = ModerationLog.Action
+ADMIN_ROLES = (ClubMember.Role.OWNER, ClubMember.Role.ADMIN)
 
 
 def _check(by, perm: str) -> None:
@@ -27,16 +30,43 @@ def _check(by, perm: str) -> None:
         raise GameError("not_allowed", _("You are not allowed to do that."))
 
 
-def _reason(reason) -> str:
+def club_admin(club: Club, by) -> ClubMember:
+    """The club permission check: `by`'s membership when they own or administer the club."""
+    member = None
+    if getattr(by, "is_authenticated", False):
+        member = ClubMember.objects.filter(club=club, user=by, role__in=ADMIN_ROLES).first()
+    if member is None:
+        raise GameError("not_club_admin", _("Only the club's admins can do that."))
+    return member
+
+
+def _room_check(room: Room, by, *, as_club_admin: bool) -> Club | None:
+    """A site moderator acts on any room; a club admin (as_club_admin) on their club's rooms only.
+    Returns the club that the log row names."""
+    if not as_club_admin:
+        _check(by, "moderate_room")
+        return None
+    if room.club_id is None:
+        raise GameError("not_club_admin", _("Club admins moderate their club's rooms only."))
+    club = Club.objects.get(pk=room.club_id)
+    club_admin(club, by)
+    return club
+
+
+def reason_clean(reason) -> str:
+    """The reason every moderation action needs, stripped and cut to 2,000 characters."""
     reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
         raise GameError("reason_required", _("Say why: a moderation action needs a reason."))
     return reason[:2000]
 
 
-def _log(*, by, action: str, reason: str, user=None, room=None, message=None, **details) -> ModerationLog:
+def log_write(*, by, action: str, reason: str, user=None, room=None, message=None, club: Club | None = None,
+              **details) -> ModerationLog:
+    """The one writer of ModerationLog rows (details that are None are left out)."""
     return ModerationLog.objects.create(actor=by, action=action, reason=reason, target_user=user, room=room,
-                                        message=message, details={k: v for k, v in details.items() if v is not None})
+                                        message=message, club=club,
+                                        details={k: v for k, v in details.items() if v is not None})
 
 
 def _until(duration: timedelta | None) -> datetime:
@@ -48,13 +78,13 @@ def _restrict(*, user, by, perm: str, field: str, action: str, reason: str, dura
     """Set (or, with action un*, lift) a ban or a mute: the user row, one log row, and on commit a
     message to every open socket of the user."""
     _check(by, perm)
-    reason = _reason(reason)
+    reason = reason_clean(reason)
     lifting = action in (A.UNBAN, A.UNMUTE)
     with transaction.atomic():
         until = None if lifting else _until(duration)
         get_user_model().objects.filter(pk=user.pk).update(**{field: until})
         setattr(user, field, until)
-        entry = _log(by=by, action=action, reason=reason, user=user, until=until.isoformat() if until else None)
+        entry = log_write(by=by, action=action, reason=reason, user=user, until=until.isoformat() if until else None)
         if notify:
             transaction.on_commit(lambda: broadcast.to_user(user.pk, notify))
     return entry
@@ -89,31 +119,33 @@ def user_unmute(*, user, by, reason: str) -> ModerationLog:
                      duration=None, notify=None)
 
 
-def seat_kick(*, room: Room, user, by, reason: str) -> ModerationLog:
-    """Remove a player's seat (after the current hand) and keep them from sitting again in this room."""
-    _check(by, "moderate_room")
-    reason = _reason(reason)
+def seat_kick(*, room: Room, user, by, reason: str, as_club_admin: bool = False) -> ModerationLog:
+    """Remove a player's seat (after the current hand) and keep them from sitting again in this room.
+    as_club_admin: `by` acts as an admin of the room's club, and the log row names the club."""
+    club = _room_check(room, by, as_club_admin=as_club_admin)
+    reason = reason_clean(reason)
     if not services.seat_remove(room_id=room.pk, user_id=user.pk, kicked=True):
         raise GameError("not_seated", _("This player has no seat in this room."))
-    return _log(by=by, action=A.KICK, reason=reason, user=user, room=room)
+    return log_write(by=by, action=A.KICK, reason=reason, user=user, room=room, club=club)
 
 
-def room_close(*, room: Room, by, reason: str) -> ModerationLog:
-    """Close a room: the current hand is settled by default actions, every stack is released."""
-    _check(by, "moderate_room")
-    reason = _reason(reason)
+def room_close(*, room: Room, by, reason: str, as_club_admin: bool = False) -> ModerationLog:
+    """Close a room: the current hand is settled by default actions, every stack is released.
+    as_club_admin: as for seat_kick."""
+    club = _room_check(room, by, as_club_admin=as_club_admin)
+    reason = reason_clean(reason)
     services.room_close(room_id=room.pk, by=by)
-    return _log(by=by, action=A.CLOSE_ROOM, reason=reason, room=room)
+    return log_write(by=by, action=A.CLOSE_ROOM, reason=reason, room=room, club=club)
 
 
 def chat_hide(*, message: ChatMessage, by, reason: str) -> ModerationLog:
     """Hide a chat message: gone from snapshots and from every open table at once."""
     _check(by, "moderate_room")
-    reason = _reason(reason)
+    reason = reason_clean(reason)
     with transaction.atomic():
         ChatMessage.objects.filter(pk=message.pk).update(hidden=True)
         message.hidden = True
-        entry = _log(by=by, action=A.HIDE_MESSAGE, reason=reason, user=message.user, room=message.room,
+        entry = log_write(by=by, action=A.HIDE_MESSAGE, reason=reason, user=message.user, room=message.room,
                      message=message)
         transaction.on_commit(lambda: broadcast.chat_hidden(message.room_id, message.pk))
     return entry
@@ -122,9 +154,9 @@ def chat_hide(*, message: ChatMessage, by, reason: str) -> ModerationLog:
 def room_rules_change(*, room: Room, overrides: dict, by, reason: str) -> ModerationLog:
     """A moderator changes a room's rules from the admin; it applies from the next hand."""
     _check(by, "moderate_room")
-    reason = _reason(reason)
+    reason = reason_clean(reason)
     rules = services.room_rules_update(room_id=room.pk, overrides=overrides, by=by)
-    return _log(by=by, action=A.RULES, reason=reason, room=room, overrides=overrides, game=rules.game)
+    return log_write(by=by, action=A.RULES, reason=reason, room=room, overrides=overrides, game=rules.game)
 
 
 def report_create(*, reporter, room_id: int | None, reason, target_user_id=None, message_id=None,
@@ -159,11 +191,11 @@ def report_create(*, reporter, room_id: int | None, reason, target_user_id=None,
 
 def report_resolve(*, report: Report, by, status: str, resolution: str) -> ModerationLog:
     _check(by, "moderate_room")
-    resolution = _reason(resolution)
+    resolution = reason_clean(resolution)
     if status not in (Report.Status.ACTIONED, Report.Status.DISMISSED):
         raise GameError("bad_status", _("A report is actioned or dismissed."))
     Report.objects.filter(pk=report.pk).update(status=status, resolved_by=by, resolved_at=timezone.now(),
                                                resolution=resolution)
     report.refresh_from_db()
-    return _log(by=by, action=A.REPORT, reason=resolution, user=report.target_user, room=report.room,
+    return log_write(by=by, action=A.REPORT, reason=resolution, user=report.target_user, room=report.room,
                 message=report.message, report=report.pk, status=status)

@@ -13,7 +13,10 @@ from .forms import AdjustmentForm
 from .models import Account, Entry, Transaction
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyMixin:
+    """For a ModelAdmin or an inline whose rows nobody adds, changes or deletes in the admin (the ledger
+    here; games.admin's hands and moderation log too)."""
+
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
@@ -24,22 +27,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(ReadOnlyMixin, admin.TabularInline):
     model = Entry
     fields = ["account", "amount"]
     readonly_fields = fields
     extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(Transaction)
-class TransactionAdmin(ReadOnlyAdmin):
+class TransactionAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["id", "created_at", "kind", "currency", "memo", "hand_ref", "created_by"]
     list_filter = ["kind", "currency"]
     search_fields = ["idempotency_key", "memo", "hand_ref", "created_by__username"]
@@ -88,7 +84,7 @@ class TransactionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(ReadOnlyAdmin):
+class EntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["id", "transaction", "account", "amount"]
     list_select_related = ["transaction", "account"]
     search_fields = ["account__user__username", "transaction__hand_ref"]
@@ -96,7 +92,7 @@ class EntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Account)
-class AccountAdmin(ReadOnlyAdmin):
+class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["id", "kind", "currency", "user", "name", "seat_ref", "balance", "closed_at"]
     list_filter = ["kind", "currency"]
     search_fields = ["user__username", "seat_ref", "name"]

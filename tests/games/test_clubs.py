@@ -190,6 +190,42 @@ def test_a_club_admin_has_no_power_outside_the_club(cast, club):
     assert not ModerationLog.objects.exists()
 
 
+def test_club_moderation_needs_a_reason_like_the_sites(cast, club):
+    room = clubs.club_room_create(club=club, by=cast["alice"], preset="ten-half")
+    services.seat_take(room_id=room.pk, user=cast["chen"], buy_in=500)
+    for act_without_reason in (
+            lambda: clubs.club_mute(club=club, user=cast["chen"], by=cast["bob"], reason="  "),
+            lambda: clubs.club_seat_kick(room=room, user=cast["chen"], by=cast["bob"], reason=""),
+            lambda: clubs.club_room_close(room=room, by=cast["bob"], reason=None),
+            lambda: clubs.member_remove(club=club, user=cast["chen"], by=cast["bob"], reason=" ")):
+        with pytest.raises(GameError) as e:
+            act_without_reason()
+        assert e.value.code == "reason_required"
+    room.refresh_from_db()
+    assert room.status == "open" and seat_of(room, cast["chen"]) is not None
+    assert roles(club)["chen"] == "member" and not ModerationLog.objects.exists()
+
+
+def test_an_admin_removes_a_member_whose_seats_go_and_only_the_owner_removes_an_admin(cast, club):
+    room = clubs.club_room_create(club=club, by=cast["alice"], preset="ten-half")
+    services.seat_take(room_id=room.pk, user=cast["chen"], buy_in=500)
+    bob = Client()
+    bob.force_login(cast["bob"])
+    bob.post(reverse("clubs:member", kwargs={"pk": club.pk, "user_id": cast["alice"].pk}), {"do": "remove"})
+    clubs.member_set_role(club=club, user=cast["chen"], role="admin", by=cast["alice"])
+    with pytest.raises(GameError) as e:
+        clubs.member_remove(club=club, user=cast["chen"], by=cast["bob"], reason="too many admins")
+    assert e.value.code == "not_allowed"
+    clubs.member_set_role(club=club, user=cast["chen"], role="member", by=cast["alice"])
+    bob.post(reverse("clubs:member", kwargs={"pk": club.pk, "user_id": cast["chen"].pk}),
+             {"do": "remove", "reason": "stalling every hand"})
+    assert roles(club) == {"alice": "owner", "bob": "admin"} and seat_of(room, cast["chen"]) is None
+    logged = list(ModerationLog.objects.values_list("action", "actor_id", "target_user_id", "club_id", "reason",
+                                                    "details"))
+    assert logged == [("kick", cast["bob"].pk, cast["chen"].pk, club.pk, "stalling every hand",
+                       {"removed_from_club": True})]
+
+
 # --- the leaderboard ----------------------------------------------------------------------------------------------
 
 
