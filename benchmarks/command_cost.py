@@ -3,7 +3,7 @@
 Plays ten-half at one table of four accounts in the configured database (DATABASE_URL), every move
 decided by the engine's basic bot, sent through `services.action_submit` as a socket sends it; each
 broadcast is turned into the frames of the four seats and a spectator with the broadcast's own code
-(`selectors.update_frames`), as the committing process does. No socket, no channel layer, no Celery (the
+(`games.frames.update_frames`), as the committing process does. No socket, no channel layer, no Celery (the
 wakes that the commands schedule run inline when due): what is left is the work of our own code and
 of the database, per command, in wall time, in this process's CPU time and (PostgreSQL on this machine) in
 the CPU time of the connection's backend process. docs/performance.md
@@ -28,8 +28,9 @@ from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 
-from games import broadcast, selectors, services, tasks  # noqa: E402
+from games import broadcast, services, tasks  # noqa: E402
 from games.engine import bot_decide, state_from_json, view  # noqa: E402
+from games.frames import update_frames  # noqa: E402
 from games.models import Table  # noqa: E402
 from wallets.models import Currency  # noqa: E402
 
@@ -63,7 +64,7 @@ def main() -> None:
 
     def frames_of(room_id, version, state, events, users, is_open, started, stalled=None):
         nonlocal frames
-        frames += len(selectors.update_frames(version, state, events, sorted(set(users.values())), started, stalled))
+        frames += len(update_frames(version, state, events, sorted(set(users.values())), started, stalled))
 
     broadcast.table_update = frames_of
     tag = uuid.uuid4().hex[:8]

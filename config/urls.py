@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_views
-from games import stats as games_stats
+from games import views as games_views
 
 # The admin's own login has no rate limit: send it through allauth's, which has one.
 admin.autodiscover()
@@ -20,7 +20,7 @@ urlpatterns = [
     # The table's JS strings (gettext in static/js), in the visitor's language.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("wallet/", include("wallets.urls")),
-    path("rules/stats/", games_stats.rules_stats_view, name="rules_stats"),
+    path("rules/stats/", games_views.rules_stats_view, name="rules_stats"),
     path("clubs/", include("games.club_urls")),
     path("", include("games.urls")),
 ]

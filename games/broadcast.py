@@ -1,7 +1,7 @@
 """Messages to a room's connections, sent after commit (DESIGN.md, "Broadcast after commit, versioned").
 
 One group message per command carries the `update` frame of every viewer, made once by the process
-that committed the command (games/selectors.py, `update_frames`): each seat's own, and the spectators'.
+that committed the command (games/frames.py, `update_frames`): each seat's own, and the spectators'.
 Every consumer sends the one of its viewer as it is (games/consumers.py): no consumer decodes the table
 state, and a face-down card is only ever in the frame of its owner's seat. Channel layers deliver at most
 once: a lost message is repaired by the consumers' version check and the snapshot (games/consumers.py,
@@ -17,6 +17,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.engine import TableState
+from games.frames import chat_json, update_frames
 
 logger = logging.getLogger(__name__)
 
@@ -35,12 +36,11 @@ def _send(room_id: int, message: dict) -> None:
         logger.exception("broadcast to room %s failed", room_id)
 
 
-# A Celery worker (the clock's wakes, the next hand) is not inside a server's event loop. There async_to_sync
-# would start a new event loop for every call, and channels_redis a new Redis connection with it: 4.8 ms of CPU
-# a broadcast, against 0.3 ms on a loop kept for the process's life (docs/performance.md). So it gets one loop
-# of its own, on a thread, for its life. In a web process, a database thread (inside sync_to_async) hands the call
-# to the server's loop, as before; the in-memory layer (`make run`, tests) stays on async_to_sync too, since its
-# queues belong to the loop that reads them.
+# A Celery worker (the clock's wakes, the next hand) is not inside a server's event loop: there async_to_sync would
+# start a new event loop for every call, and channels_redis a new Redis connection with it, many times the cost of
+# the message (docs/performance.md). So it gets one loop of its own, on a thread, for its life. In a web process, a
+# database thread (inside sync_to_async) hands the call to the server's loop; the in-memory layer (`make run`,
+# tests) stays on async_to_sync too, since its queues belong to the loop that reads them.
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid = 0
 _loop_lock = threading.Lock()
@@ -70,10 +70,9 @@ def _group_send(layer, group: str, message: dict) -> None:
 
 
 # A socket's database call (games/consumers.py, `db`) does not send its broadcasts from its thread: it puts them in
-# an outbox that the socket's event loop sends, in order and awaited, as soon as the call returns. Sending from the
-# thread meant async_to_sync: two thread hand-overs and a Condition per message, about a tenth of a web process at
-# 500 tables (docs/performance.md). The order is the same as before: the table's update goes out, awaited, before
-# the command's ack or the next message of that socket.
+# an outbox that the socket's event loop sends, in order and awaited, as soon as the call returns: from the thread,
+# async_to_sync would take two thread hand-overs per message (docs/performance.md). The table's update still goes
+# out, awaited, before the command's ack or the next message of that socket.
 _outboxes = threading.local()
 
 
@@ -130,8 +129,6 @@ async def flush(messages: list[tuple[str, dict]]) -> None:
 def table_update(room_id: int, version: int, state: TableState, events: list[dict], users: dict, is_open: bool,
                  started: bool, stalled: str | None = None) -> None:
     """`users` maps user ids to their seat ids: a connection finds its seat, and its frame, there."""
-    from games.selectors import update_frames
-
     frames = update_frames(version, state, events, sorted(set(users.values())), started, stalled)
     _send(room_id, {"type": "table.update", "version": version, "frames": frames, "users": users,
                     "open": is_open})
@@ -163,7 +160,3 @@ def to_user(user_id: int, kind: str) -> None:
     except Exception:
         logger.exception("message to user %s failed", user_id)
 
-
-def chat_json(message) -> dict:
-    return {"id": message.pk, "user": message.user_id, "name": message.user.public_name, "text": message.text,
-            "at": message.created_at.isoformat()}

@@ -34,10 +34,10 @@ CLOSE_NO_ROOM = 4404
 CLOSE_ROOM_CLOSED = 4410
 CLOSE_TOO_BIG = 1009
 
-# Every database call of a socket runs on this pool, not on asgiref's default: one thread per process that
-# every connection's calls queue for, so that one table's command waited for the round trips of all the
-# others (docs/performance.md, before and after). Each thread has its own connection (DB_POOL shares them);
-# the row locks of games.services keep two commands of one table in order, as across processes.
+# Every database call of a socket runs on this pool, not on asgiref's default single thread per process, where one
+# table's command would wait for the round trips of every other (docs/performance.md). Each thread has its own
+# connection (DB_POOL shares them); the row locks of games.services keep two commands of one table in order, as
+# across processes.
 _db_threads = (ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="table-db")
                if settings.GAMES_DB_THREADS else None)
 
@@ -142,10 +142,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await db(presence)(self.room.pk, seat_id, False)
 
     async def dispatch(self, message) -> None:
-        # Channels' own dispatch first closes stale database connections, on asgiref's one shared thread, for
-        # every message: four or more hops per command on a busy table, 9 % of a web process's time at 200
-        # tables (docs/performance.md). This consumer reaches the database only through `db`, whose threads
-        # close their own connections after every call, so the hop does nothing for it.
+        # Channels' own dispatch first closes stale database connections, on asgiref's one shared thread, for every
+        # message: a thread hop that showed in a web process's profile (docs/performance.md). This consumer reaches
+        # the database only through `db`, whose threads close their own connections after every call.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")

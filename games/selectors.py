@@ -1,18 +1,15 @@
 """Reads of rooms, tables and hand records. Nothing here writes or locks.
 
-Everything that reaches a player goes through `engine.view` (the live table) or `hand_record`
-(a hand, only once it is over): the stored state and events hold face-down cards.
+Everything that reaches a player goes through `engine.view` (the live table, here and in games/frames.py) or
+`hand_record` (a hand, only once it is over): the stored state and events hold face-down cards.
 """
 
 from collections import OrderedDict
 
-import orjson
 from django.urls import reverse
 
-from games.broadcast import chat_json
-from games.engine import TableState, redact_event, shared_view, state_from_json, view
-from games.fields import dumps as json_dumps
-from games.fields import text as json_text
+from games.engine import state_from_json, view
+from games.frames import chat_json
 from games.models import ChatMessage, Hand, HandEvent, HandSeat, Room, Seat, Table
 
 CHAT_HISTORY = 50
@@ -46,37 +43,6 @@ def room_info(room: Room, *, started: bool | None = None) -> dict:
     if started is not None:
         info["started"] = started
     return info
-
-
-def update_frames(version: int, state: TableState, events: list[dict], seat_ids, started: bool,
-                  stalled: str | None = None) -> dict[str, str]:
-    """The `update` frame of every viewer, as the text the socket sends: one per seat id in `seat_ids`, and
-    one under "" for everyone else (spectators). Made once per command by the process that committed it,
-    so that each connection only picks its own text (games/broadcast.py, games/consumers.py).
-    `stalled`: why the engine refused the next hand (games/services.py, `start_refused`), until the table changes.
-
-    What every viewer's view shares (the rules, the seats, the last hand: `engine.view.shared_view`) is made and
-    encoded once, and each frame embeds that text (`orjson.Fragment`); the hands are evaluated once too. A frame
-    is the same text as `json_text` of the viewer's own `view` (tests/games/test_frames.py)."""
-    viewers = (*seat_ids, None)
-    try:
-        shared = {k: orjson.Fragment(json_dumps(v)) for k, v in shared_view(state).items()}
-        evals: dict = {}
-        return {seat_id or "": json_dumps(_update(version, state, events, seat_id, started, stalled,
-                                                   view(state, seat_id, detached=False, shared=shared,
-                                                        evals=evals))).decode()
-                for seat_id in viewers}
-    except orjson.JSONEncodeError:  # what orjson refuses (games.fields.text): each frame through json_text
-        return {seat_id or "": json_text(_update(version, state, events, seat_id, started, stalled,
-                                                 view(state, seat_id, detached=False)))
-                for seat_id in viewers}
-
-
-def _update(version: int, state: TableState, events: list[dict], seat_id: str | None, started: bool,
-            stalled: str | None, seen: dict) -> dict:
-    shown = [e for e in (redact_event(e, seat_id) for e in events) if e is not None]
-    return {"type": "update", "version": version, "view": seen, "events": shown, "started": started,
-            "stalled": stalled}
 
 
 def snapshot(room: Room, user) -> dict:

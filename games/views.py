@@ -6,16 +6,20 @@ import time
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import pages, selectors, services
 from games.engine import PRESETS
-from games.forms import JoinForm, PracticeForm, RoomForm, knob_forms
+from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
 from games.models import PRESET_CHOICES, Hand, Room
+from games.rules_form import RulesForm
+from games.stats import CACHE_SECONDS, rules_key
+from games.tasks import rules_stats
 from wallets.selectors import balances_for
 
 
@@ -207,3 +211,34 @@ def rules(request: HttpRequest, preset: str) -> HttpResponse:
     if preset not in PRESETS:
         raise Http404(_("There is no such game."))
     return render(request, "games/rules.html", pages.rules_context(preset, PRESETS[preset].to_json()))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rules_stats_view(request: HttpRequest) -> JsonResponse:
+    """`GET|POST /rules/stats/?preset=P` with the rules form's fields (games/rules_form.py): what the rule set
+    does to the game (games/stats.py). Answers {"status": "invalid", "errors": {...}} or {"status": "running",
+    "progress": 0..1} or {"status": "done", "progress": 1, "result": {...}}; the page polls until done
+    (static/js/rules-stats.js)."""
+    preset = request.GET.get("preset", "")
+    if preset not in PRESETS:
+        return JsonResponse({"status": "invalid", "errors": {"preset": ["Unknown game."]}}, status=400)
+    data = request.POST or None
+    if request.GET.get("form") == "lobby":
+        # The lobby's create-room form shows a game's main knobs only (games/forms.py KnobsForm), and
+        # posts them only while that game is chosen; without them the room takes the preset as it is.
+        form = KnobsForm(preset, data if data and data.get(f"{preset}-shown") == "1" else None)
+    else:
+        form = RulesForm(preset, data, prefix=request.GET.get("prefix") or None)
+    if form.is_bound and not form.is_valid():
+        return JsonResponse({"status": "invalid", "errors": form.errors.get_json_data()}, status=400)
+    overrides = form.overrides if form.is_bound else {}
+    rules = form.rules.to_json() if form.rules is not None else PRESETS[preset].to_json()
+    key = rules_key(preset, rules)
+    found = cache.get(key)
+    if found is not None:
+        return JsonResponse(found)
+    # One simulation per rule set: only the request that sets the marker starts the task.
+    if cache.add(key, {"status": "running", "progress": 0.0}, CACHE_SECONDS):
+        rules_stats.delay(key, preset, overrides)
+    return JsonResponse(cache.get(key) or {"status": "running", "progress": 0.0})

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Table
+from games.services.run import _owned
 from wallets.audit import ledger_audit
 
 BEANS = 10_000
@@ -67,7 +68,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch):
     c = Clock()
-    monkeypatch.setattr(services, "_now", c)
+    monkeypatch.setattr("games.services.run._now", c)
     return c
 
 
@@ -99,7 +100,7 @@ def assert_holds_match_table(room):
     from wallets.models import Account
 
     t = table(room)
-    owned = services._owned(t.state)
+    owned = _owned(t.state)
     for seat_id, info in t.meta["seats"].items():
         assert Account.objects.get(pk=info["hold"]).balance == owned[seat_id], seat_id
 

@@ -19,7 +19,9 @@ from django.db.models import Sum
 
 from games import broadcast, selectors, services, tasks
 from games.engine import state_to_json, view
+from games.frames import update_frames
 from games.models import Room, Table
+from games.services import run as services_run
 from tests.games.conftest import assert_holds_match_table, assert_ledger_clean, expire
 from tests.games.sockets import Tab, card_strings, db, random_moves
 from wallets.models import Account
@@ -116,7 +118,7 @@ class Privacy:
         secrets.public = frozenset(c for e in events if e["type"] == "bank_draw" for c in e["cards"].values())
         if room_id in self.watched:
             self.kept[(room_id, version)] = secrets
-        for key, text in selectors.update_frames(version, state, events, sorted(set(users.values())), True).items():
+        for key, text in update_frames(version, state, events, sorted(set(users.values())), True).items():
             seat_id = key or None
             self.check(json.loads(text), secrets.hidden_from(seat_id), f"room {room_id} v{version} seat {seat_id}")
 
@@ -405,7 +407,7 @@ def beans_of_players(players) -> int:
 def wake_when_due(room_id: int, version: int, wake_at) -> None:
     """The Celery task with its ETA: what is due now (a bot's move) runs at once, as in eager mode; what is
     due later (a deadline, the next hand) waits for the table's clock, which the players move."""
-    if wake_at.timestamp() <= services._now():
+    if wake_at.timestamp() <= services_run._now():
         tasks._run_inline(room_id, version)
 
 

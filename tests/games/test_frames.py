@@ -1,5 +1,5 @@
 """`update_frames`: each viewer's frame is exactly the text of that viewer's own `view`, although the parts every
-viewer shares are encoded once and the hands evaluated once (games/selectors.py, docs/performance.md)."""
+viewer shares are encoded once and the hands evaluated once (games/frames.py, docs/performance.md)."""
 
 import json
 
@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 
 from games.engine import EngineError, apply, redact_event, view
 from games.fields import text as json_text
-from games.selectors import update_frames
+from games.frames import update_frames
 from tests.engine.helpers import Game
 from tests.engine.test_properties import _commands, _setup, scenarios
 

@@ -467,7 +467,7 @@ def test_hand_events_have_no_index_their_composite_ones_cover():
 
 @pytest.mark.services
 def test_on_postgresql_a_commands_lock_and_store_are_prepared_once_per_connection(cast):
-    """services._execute: the statements every command runs are parsed and planned once per connection; a refused
+    """games/services/store.py, `_execute`: the statements every command runs are parsed and planned once per connection; a refused
     command's rollback leaves them in place for the next command."""
     room = ten_half_table(cast)
     with pytest.raises(services.GameError):

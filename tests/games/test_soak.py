@@ -8,7 +8,7 @@ with random joins, leaves, kicks, top-ups, refreshes, bank passes and timeouts.
   played to WebSocket tabs (every seated player and a spectator) that reconnect and ask for snapshots at
   random; every frame they receive is scanned.
 - Privacy: every update the server broadcasts, at any table, is turned into each viewer's frame by the
-  code the sockets' frames come from (selectors.update_frames) and scanned, as are the snapshots of random
+  code the sockets' frames come from (games.frames.update_frames) and scanned, as are the snapshots of random
   refreshes and every real socket frame: no face-down card of another seat, no discarded card of another seat and no
   card of the stock is ever in one.
 - Beans: wallet_audit is clean after every 100 hands and at the end; every hold equals what its seat
@@ -27,7 +27,7 @@ import time
 import pytest
 from django.db import connections
 
-from games import broadcast, services, tasks
+from games import broadcast, tasks
 from tests.games.conftest import assert_ledger_clean, make_player
 from tests.games.soak import (
     AUDIT_EVERY,
@@ -68,7 +68,7 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
     # banker need nobody (Chinese Blackjack, a human banker) would deal hand after hand in one eager wake.
     settings.GAMES_NEXT_HAND_SECONDS = 2
     clock = SharedClock()
-    monkeypatch.setattr(services, "_now", clock)
+    monkeypatch.setattr("games.services.run._now", clock)
     monkeypatch.setattr(tasks, "schedule_wake", wake_when_due)
     started = time.monotonic()
     players = await db(lambda: [make_player(f"soak{i:02d}") for i in range(PLAYERS)])()

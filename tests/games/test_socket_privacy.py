@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from games import services
 from games.models import HandEvent, Seat
 from tests.games.conftest import acked, assert_holds_match_table, assert_ledger_clean, expire, make_player
 from tests.games.sockets import (
@@ -170,7 +169,7 @@ async def test_a_split_hand_that_busts_shows_nobody_the_other_hands_face_down_ca
         run.meta["next_hand_at"] = None
         run.apply("system", "start_hand", {"seed_hex": "ab" * 32, "deck": ["JO", "4B", "NC", "2O", "7C"]})
 
-    monkeypatch.setattr(services, "_start_hand", stacked_hand)
+    monkeypatch.setattr("games.services.moves._start_hand", stacked_hand)
     room = await db(create_room)(cast["alice"], "seven-half", overrides={"house_rules": True})
     tabs = {name: Tab(cast[name], room.code) for name in ("alice", "bob", "chen")}
     try:

@@ -1,4 +1,4 @@
-"""One pending wake task per table (games/services.py, `_arm`): commands that move the deadline later send no
+"""One pending wake task per table (games/services/save.py, `_arm`): commands that move the deadline later send no
 task; the pending task re-arms when it comes early, applies what is due once when it comes on time, and a
 wake that must come sooner, or a pending task that never ran, gets a new task.
 

@@ -1,0 +1,55 @@
+"""Every write to a room and its table (DESIGN.md, "The spine").
+
+One command, from a player, a timeout, a bot or the host, goes the same way (`run._locked` then `save._save`):
+1. lock the Table row (select_for_update, store.py): one writer per table across every daphne and Celery
+   process; wallets are locked after it, in primary-key order (wallets/services.py);
+2. check, then `engine.apply` (`run._Run.apply`; pure: a refused command raises EngineError and changes nothing);
+3. move chips in the ledger so that every hold equals what its seat owns in the engine
+   (stack, plus the bank for the banker, plus a seeded jackpot), one transaction per command (`save._move_chips`);
+4. save the state with version + 1, the events, the hand record (save.py, through store.py);
+5. on commit: one group message to the room (games/broadcast.py; each consumer sends its viewer's frame)
+   and one Celery task at the next moment something is due (`save._arm` sends `wake_armed`, games/tasks.py
+   receives it: the services never import the tasks that call them).
+
+The modules, in layers: each imports only modules listed before it.
+- errors.py    GameError, Result
+- store.py     the row lock, the state's UPDATE, the events' INSERT: the only SQL
+- run.py       the locked run (`_locked`, `_Run`), the time it reads (`_now`), what each seat owns; Table.meta
+- due.py       what is due and when: a bot's turn, the next hand, the next wake time
+- save.py      the write of a run: ledger, hand record, row; broadcast and wake on commit
+- moves.py     seats, bots, top-ups, the host's start and close, the one thing due now
+- clock.py     table_wake, sweep (games/tasks.py runs them)
+- commands.py  action_submit
+- rooms.py     room_create, room_check_access, room_close, seat_remove, room_rules_update, seat_take, seat_leave
+- chat.py      chat_post, presence_set
+Callers use this package's names (`services.action_submit`, `from games.services import GameError`). Tests
+move the time at games.services.run._now and stack a hand's deck at games.services.moves._start_hand.
+"""
+
+from games.services.chat import chat_post, presence_set
+from games.services.clock import sweep, table_wake
+from games.services.commands import (
+    ACTIONS_PER_USER,
+    ARG_TYPES,
+    PLAYER_ACTIONS,
+    ROOM_ACTIONS,
+    action_submit,
+    storable_text,
+)
+from games.services.due import AWAY_RELEASE_SECONDS
+from games.services.errors import GameError, Result
+from games.services.rooms import (
+    room_check_access,
+    room_close,
+    room_create,
+    room_rules_update,
+    seat_leave,
+    seat_remove,
+    seat_take,
+)
+
+__all__ = [
+    "ACTIONS_PER_USER", "ARG_TYPES", "AWAY_RELEASE_SECONDS", "PLAYER_ACTIONS", "ROOM_ACTIONS", "GameError", "Result",
+    "action_submit", "chat_post", "presence_set", "room_check_access", "room_close", "room_create",
+    "room_rules_update", "seat_leave", "seat_remove", "seat_take", "storable_text", "sweep", "table_wake",
+]

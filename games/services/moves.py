@@ -1,0 +1,237 @@
+"""The moves of a locked run, before it is saved: taking and leaving seats, bots, top-ups, the host's start
+and close, and the one thing the clock finds due now (`_due`). Above due.py; nothing here writes the row.
+
+Tests stack a hand's deck by replacing `_start_hand` here (games.services.moves._start_hand): every hand,
+the host's first and the clock's next, starts through it.
+"""
+
+import logging
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import EngineError
+from games.engine.machine import IN_HAND
+from games.models import ClubMember, Room, Seat
+from games.services.due import AWAY_RELEASE_SECONDS, _bots_due, _can_start
+from games.services.errors import GameError
+from games.services.run import _Run
+from wallets import services as wallets
+from wallets.models import Account
+
+logger = logging.getLogger(__name__)
+
+BOT_NAMES = ("Ada", "Bao", "Cai", "Dee", "Eli", "Fei", "Gus", "Hui")
+
+
+def _is_club_member(club_id: int, user_id: int) -> bool:
+    return ClubMember.objects.filter(club_id=club_id, user_id=user_id).exists()
+
+
+
+def _sit(run: _Run, user, *, role: str, buy_in, position=None, bot: str = "") -> str:
+    room, state, meta = run.room, run.state, run.meta
+    if run.seat_of(user) is not None:
+        raise GameError("already_seated", _("You are already seated at this table."))
+    if user.pk in meta["kicked"]:
+        raise GameError("kicked", _("The host removed you from this room."))
+    if getattr(user, "is_banned", False):
+        raise GameError("banned", _("Your account is banned."))
+    if room.club_id is not None and not bot and not _is_club_member(room.club_id, user.pk):
+        raise GameError("club_members_only", _("This room is for the members of its club."))
+    if role not in Seat.Role.values:
+        raise GameError("bad_role", _("A seat is a main seat or a side-bettor seat."))
+    if room.kind == Room.Kind.AI and role == Seat.Role.SIDE:
+        raise GameError("side_bets_disabled", _("Practice rooms have no side bettors."))
+    if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not room.buy_in_min <= buy_in <= room.buy_in_max:
+        raise GameError("bad_buy_in", _("The buy-in is between %(low)s and %(high)s.")
+                        % {"low": room.buy_in_min, "high": room.buy_in_max})
+    r = state.rules
+    limit = r.max_main_seats if role == "main" else r.max_side_bettors
+    taken = {x["position"] for x in state.seats if x["role"] == role}
+    if position is None:
+        free = [p for p in range(limit) if p not in taken]
+        if not free:
+            raise GameError("table_full", _("Every seat is taken."))
+        position = free[0]
+    elif not 0 <= position < limit:
+        raise GameError("bad_position", _("There is no such seat."))
+    seat = Seat.objects.create(room=room, user=user, role=role, position=position, bot=bot, buy_in=buy_in)
+    seat_id = seat.engine_id
+    if bot:
+        wallets.bot_float_grant(user=user, currency=room.currency, amount=buy_in,
+                                idempotency_key=f"bot-float:{seat.seat_ref}")
+    hold = wallets.hold_create(user=user, currency=room.currency, amount=buy_in, seat_ref=seat.seat_ref,
+                               idempotency_key=f"sit:{seat.seat_ref}")
+    Seat.objects.filter(pk=seat.pk).update(hold=hold)
+    meta["users"][str(user.pk)] = seat_id
+    meta["seats"][seat_id] = {"user": user.pk, "hold": hold.pk, "bot": bot or None, "role": role}
+    run.chips_in[seat_id] = buy_in
+    run.apply(seat_id, "sit", {"name": user.public_name, "stack": buy_in, "role": role, "position": position,
+                               "bot": bot or None, "host": user.pk == room.host_id})
+    if room.kind == Room.Kind.AI and not bot:
+        _fill_with_bots(run)
+    return seat_id
+
+
+def _fill_with_bots(run: _Run) -> None:
+    """AI rooms: bots take every empty main seat (rules: "the empty main seats are filled by bots")."""
+    room, state = run.room, run.state
+    seated_users = {info["user"] for info in run.meta["seats"].values()}
+    free = state.rules.max_main_seats - len(state.main_seats())
+    if free <= 0:
+        return
+    User = get_user_model()
+    for name in BOT_NAMES:
+        if free <= 0:
+            break
+        bot_user, _created = User.objects.get_or_create(
+            username=f"bot-{name.lower()}",
+            defaults={"is_bot": True, "is_active": False, "display_name": f"{name} (bot)", "password": "!"},
+        )
+        if bot_user.pk in seated_users or not bot_user.is_bot:
+            continue
+        _sit(run, bot_user, role="main", buy_in=room.buy_in_max, bot=room.bot_level)
+        free -= 1
+
+
+def _leave(run: _Run, seat_id: str) -> None:
+    """Leave now, or after the current hand (defaults meanwhile; Zhejiang: the escape penalty)."""
+    info = run.meta["seats"][seat_id]
+    run.apply(seat_id, "leave")
+    room = run.room
+    if info["user"] == room.host_id and not info["bot"]:
+        _pass_host(run, seat_id)
+    if room.kind == Room.Kind.AI and not info["bot"]:
+        humans = [s for s, i in run.meta["seats"].items() if not i["bot"] and s != seat_id
+                  and run.state.seat(s) is not None and not run.state.seat(s)["leaving"]]
+        if not humans:
+            # The last human left a practice room: the bots go too, after the hand (docs/rules.md).
+            for s, i in list(run.meta["seats"].items()):
+                if i["bot"] and run.state.seat(s) is not None and not run.state.seat(s)["leaving"]:
+                    run.apply(s, "leave")
+
+
+def _pass_host(run: _Run, leaving: str) -> None:
+    """The host role passes to the longest-seated human still at the table."""
+    candidates = [
+        (s["seq"], s["id"]) for s in run.state.seats
+        if s["id"] != leaving and not s["leaving"] and not run.meta["seats"][s["id"]]["bot"]
+    ]
+    if not candidates:
+        return
+    _seq, new = min(candidates)
+    new_user = run.meta["seats"][new]["user"]
+    Room.objects.filter(pk=run.room.pk).update(host_id=new_user)
+    run.room.host_id = new_user
+    if run.state.seat(leaving) is not None:
+        run.apply("system", "set_seat", {"seat": leaving, "host": False})
+    run.apply("system", "set_seat", {"seat": new, "host": True})
+
+
+def _top_up(run: _Run, seat_id: str, amount) -> None:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise GameError("bad_amount", _("A top-up is a whole number above zero."))
+    info = run.meta["seats"][seat_id]
+    owned = run.owned_before.get(seat_id, 0)
+    if owned + amount > run.room.buy_in_max:
+        raise GameError("bad_amount", _("Your chips at this table can be at most %(high)s.")
+                        % {"high": run.room.buy_in_max})
+    run.apply(seat_id, "top_up", {"amount": amount})  # refused in a hand: before any chip moves
+    hold = Account(pk=info["hold"], user_id=info["user"], currency=run.room.currency, kind=Account.Kind.HOLD)
+    wallets.hold_top_up(hold=hold, amount=amount, idempotency_key=f"topup:room{run.room.pk}:v{run.table.version + 1}")
+    run.chips_in[seat_id] = run.chips_in.get(seat_id, 0) + amount
+
+
+def _start(run: _Run) -> None:
+    """The host starts play; from then on hands follow one another by themselves."""
+    run.meta["started"] = True
+    if run.state.phase in IN_HAND or run.state.pending is not None:
+        raise GameError("wrong_phase", _("A hand is already under way."))
+    _start_hand(run)
+
+
+def _start_hand(run: _Run) -> None:
+    run.meta["next_hand_at"] = None
+    if run.room.kind == Room.Kind.AI:
+        _refresh_bots(run)
+    run.apply("system", "start_hand", {"seed_hex": secrets.token_hex(32)})
+
+
+def _refresh_bots(run: _Run) -> None:
+    """A bot that can no longer cover a stake gives its seat to a fresh bot."""
+    floor = max(run.state.rules.stake_min * 3, 1)
+    broke = [s for s, i in run.meta["seats"].items() if i["bot"] and run.state.seat(s) is not None
+             and run.state.seat(s)["stack"] < floor and run.state.banker != s]
+    for seat_id in broke:
+        run.apply(seat_id, "leave")
+    if broke:
+        _fill_with_bots(run)
+
+
+def _close(run: _Run) -> None:
+    """Close the room: the current hand is settled by default actions, every stack goes home."""
+    for _step in range(1000):
+        if run.state.phase in IN_HAND or run.state.phase == "bank_decision":
+            run.apply("system", "timeout")
+        else:
+            break
+    for seat in list(run.state.seats):
+        if run.state.seat(seat["id"]) is not None:
+            run.apply(seat["id"], "leave")
+    if run.state.seats:
+        raise RuntimeError(f"room {run.room.pk} could not be emptied")
+    run.meta["started"] = False
+    Room.objects.filter(pk=run.room.pk).update(status=Room.Status.CLOSED, closed_at=timezone.now())
+    run.room.status = Room.Status.CLOSED
+
+
+
+def _back_from_away(run: _Run, seat_id: str) -> None:
+    if seat_id in run.meta["away"]:
+        del run.meta["away"][seat_id]
+        run.meta["streak"][seat_id] = 0
+        run.apply("system", "set_seat", {"seat": seat_id, "away": False})
+        Seat.objects.filter(pk=int(seat_id[1:])).update(away=False)
+
+
+
+def _due(run: _Run) -> str:
+    s, meta, now = run.state, run.meta, run.now
+    bot = _bots_due(s, meta)
+    if bot is not None:
+        seat_id, action, args = bot
+        try:
+            run.apply(seat_id, action, args)
+            return f"bot:{action}"
+        except EngineError as e:
+            # A bot decides from its own view, so this is a bug; the deadline still moves the table on.
+            logger.error("bot %s at room %s refused: %s %s -> %s", seat_id, run.room.pk, action, args, e.code)
+    if s.deadline is not None and now >= s.deadline:
+        for seat_id in s.deadline_for:
+            info = meta["seats"].get(seat_id)
+            if info and not info["bot"] and seat_id not in meta["timed"]:
+                meta["timed"].append(seat_id)
+        run.apply("system", "timeout")
+        return "timeout"
+    if meta["next_hand_at"] is not None and now >= meta["next_hand_at"]:
+        if s.phase in ("waiting", "between_hands") and s.pending is None and _can_start(run):
+            try:
+                _start_hand(run)
+            except EngineError as e:
+                # The engine's own reason (no challenger who can cover a stake, an empty bank): no new time
+                # until something happens at the table (`_next_hand_at`), or the wake would come back for ever.
+                meta["next_hand_at"] = None
+                meta["start_refused"] = e.code
+                return "no_hand"
+            return "hand"
+        meta["next_hand_at"] = None
+        return "no_hand"
+    for seat_id, since in list(meta["away"].items()):
+        if now >= since + AWAY_RELEASE_SECONDS and s.seat(seat_id) is not None and not s.seat(seat_id)["leaving"]:
+            _leave(run, seat_id)
+            return "released"
+    return "nothing"
+

@@ -1,0 +1,152 @@
+"""Rooms: open one (`room_create`), who may enter, close it, take a seat away, change its rules, and a seat
+taken or left as a command. Above commands.py.
+"""
+
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from games.engine import RulesError, new_table, rules_from, state_to_json
+from games.models import ClubMember, Room, Table
+from games.services.commands import action_submit
+from games.services.errors import GameError, Result
+from games.services.moves import _close, _is_club_member, _leave
+from games.services.run import _locked
+from games.services.save import _save
+from wallets.models import Currency
+
+
+def _new_code() -> str:
+    return f"{secrets.randbelow(10_000):04d}"
+
+
+def room_create(
+    *,
+    host,
+    preset: str,
+    overrides: dict | None = None,
+    currency: str = Currency.BEANS,
+    kind: str = Room.Kind.HUMANS,
+    buy_in_min: int | None = None,
+    buy_in_max: int | None = None,
+    bot_level: str = "basic",
+    club=None,
+) -> Room:
+    """Open a room from a preset plus overrides (validated by the engine as a whole). AI rooms are
+    practice rooms and always use points: bots' chips come from the house, and beans are only ever
+    won from other players (rules/README.md, "Beans and points"; docs/rules.md)."""
+    if getattr(host, "is_banned", False):
+        raise GameError("banned", _("Your account is banned."))
+    try:
+        rules = rules_from(preset, overrides or {})
+    except RulesError as e:
+        raise GameError(e.code, e.message, field=e.knob) from None
+    if kind not in Room.Kind.values:
+        raise GameError("bad_kind", _("A room is for friends or for practice with bots."))
+    if kind == Room.Kind.AI:
+        currency = Currency.POINTS
+    if currency not in Currency.values:
+        raise GameError("bad_currency", _("A room plays for beans or points."))
+    if bot_level not in ("basic", "expert"):
+        raise GameError("bad_bot", _("Bots are basic or expert."))
+    base = rules.base_stake
+    buy_in_min = base * 10 if buy_in_min is None else buy_in_min
+    buy_in_max = base * 100 if buy_in_max is None else buy_in_max
+    for value in (buy_in_min, buy_in_max):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise GameError("bad_buy_in", _("Buy-in limits are whole numbers above zero."))
+    if buy_in_min > buy_in_max:
+        raise GameError("bad_buy_in", _("The smallest buy-in cannot be above the largest."))
+    if buy_in_min < rules.stake_min:
+        raise GameError("bad_buy_in", _("The smallest buy-in must cover at least one stake."))
+    state = state_to_json(new_table(rules))
+    for _attempt in range(50):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(
+                    code=_new_code(), host=host, preset=preset, overrides=overrides or {}, rules=rules.to_json(),
+                    currency=currency, kind=kind, bot_level=bot_level, buy_in_min=buy_in_min, buy_in_max=buy_in_max,
+                    club=club,
+                )
+                Table.objects.create(room=room, state=state, meta={"started": kind == Room.Kind.AI})
+                return room
+        except IntegrityError:
+            continue  # the code is taken by another open room: draw again
+    raise GameError("no_code", _("Every room code is taken; try again in a moment."))
+
+def room_check_access(*, room: Room, user) -> None:
+    """Who may enter a room (see the table): any logged-in player who is not banned; nobody once
+    it is closed. Raises GameError."""
+    if not getattr(user, "is_authenticated", False):
+        raise GameError("login_required", _("Log in to join a room."))
+    if getattr(user, "is_banned", False) or not user.is_active:
+        raise GameError("banned", _("Your account is banned."))
+    if not room.is_open:
+        raise GameError("room_closed", _("This room is closed."))
+    if room.club_id is not None and not _is_club_member(room.club_id, user.pk):
+        raise GameError("club_members_only", _("This room is for the members of its club."))
+
+
+def _is_club_admin(club_id: int, user_id: int) -> bool:
+    return ClubMember.objects.filter(club_id=club_id, user_id=user_id, role__in=["owner", "admin"]).exists()
+
+
+def room_close(*, room_id: int, by) -> None:
+    """Close a room (the host, or a moderator): settles and releases everything."""
+    with transaction.atomic():
+        run = _locked(room_id)
+        if not run.room.is_open:
+            return
+        if by.pk != run.room.host_id and not by.has_perm("games.moderate_room") and not (
+                run.room.club_id is not None and _is_club_admin(run.room.club_id, by.pk)):
+            raise GameError("not_host", _("Only the host can close the room."))
+        _close(run)
+        _save(run)
+
+
+def seat_remove(*, room_id: int, user_id: int, kicked: bool = True) -> bool:
+    """Take a user's seat away (a ban, a moderator's kick): they leave now, or after the current hand
+    by default actions. A kicked user cannot sit in this room again. False when not seated."""
+    with transaction.atomic():
+        run = _locked(room_id)
+        seat_id = run.meta["users"].get(str(user_id))
+        if kicked and user_id not in run.meta["kicked"]:
+            run.meta["kicked"].append(user_id)
+        if seat_id is None or not run.room.is_open:
+            return False
+        if not run.state.seat(seat_id)["leaving"]:
+            _leave(run, seat_id)
+        _save(run)
+        return True
+
+
+def room_rules_update(*, room_id: int, overrides: dict, by=None):
+    """Change a room's rules (the host, or a moderator through the admin): validated by the engine as a
+    whole, recorded as a `rules_changed` event, and applied from the next hand, never the current one."""
+    try:
+        rules = rules_from(Room.objects.values_list("preset", flat=True).get(pk=room_id), overrides)
+    except RulesError as e:
+        raise GameError(e.code, e.message) from None
+    except Room.DoesNotExist:
+        raise GameError("no_room", _("There is no such room.")) from None
+    with transaction.atomic():
+        run = _locked(room_id)
+        if not run.room.is_open:
+            raise GameError("room_closed", _("This room is closed."))
+        run.apply("system", "set_rules", {"rules": rules.to_json()})
+        Room.objects.filter(pk=room_id).update(overrides=overrides, rules=rules.to_json())
+        _save(run)
+    return rules
+
+
+def seat_take(*, room_id: int, user, role: str = "main", buy_in: int, position: int | None = None) -> Result:
+    """Sit down with a buy-in: a wallet hold in bean rooms, points in point rooms."""
+    args = {"role": role, "buy_in": buy_in}
+    if position is not None:
+        args["position"] = position
+    return action_submit(room_id=room_id, user=user, action="sit", args=args)
+
+
+def seat_leave(*, room_id: int, user) -> Result:
+    return action_submit(room_id=room_id, user=user, action="leave")

@@ -1,0 +1,182 @@
+"""The write of a locked run (`_save`): the ledger kept equal to the engine, the hand record, the row with
+version + 1 and its events; on commit, the room's broadcast and the table's next wake (`_arm`).
+Above due.py: it builds on run.py and store.py, and nothing in the package below it writes.
+"""
+
+from django.conf import settings
+from django.db import transaction
+from django.dispatch import Signal
+from django.utils import timezone
+
+from games import broadcast
+from games.engine import state_to_json
+from games.engine.machine import IN_HAND
+from games.models import Hand, HandSeat, Room, Seat
+from games.services.due import _next_hand_at, _wake_at
+from games.services.run import _dt, _owned, _Run
+from games.services.store import _store
+from wallets import services as wallets
+from wallets.models import Account
+
+AWAY_AFTER_HANDS = 3  # hands in a row played entirely by timeouts
+
+# A table's next wake, sent on commit with room_id, version and wake_at (`_arm`). games/tasks.py receives it and
+# asks Celery for the task (connected in games/apps.py): the services do not import the tasks that call them.
+wake_armed = Signal()
+
+
+def _save(run: _Run) -> int:
+    """Write what the command did: ledger, hand record, state, version; broadcast on commit."""
+    table, room, meta = run.table, run.room, run.meta
+    version = table.version + 1
+    _bookkeeping(run, [e for _actor, e in run.events])
+    # After the bookkeeping (it may have applied set_seat). Not a copy: nothing changes run.state or `after` from
+    # here on; `after` is written to the row and run.state goes to the broadcast.
+    after = state_to_json(run.state, copy=False)
+    events = [e for _actor, e in run.events]
+    _move_chips(run, after, events, version)
+
+    # Events belong to the hand under way; those between hands (seats, the bank) to none.
+    latest = table.hand_id
+    hand_id = latest if run.phase_before in IN_HAND else None
+    rows: list[tuple[int | None, str, dict]] = []  # (hand id, actor, event), in order
+    for actor, event in run.events:
+        if event["type"] == "hand_started":
+            hand = Hand.objects.create(room=room, number=event["hand_no"], rules=after["rules"],
+                                       commitment=event["commitment"])
+            hand_id = latest = hand.pk
+        rows.append((hand_id, actor[:20], event))
+        if event["type"] == "hand_over":
+            _record_hand_end(run, hand_id, after)
+            hand_id = None
+
+    if any(e["type"] == "hand_over" for e in events):
+        meta["hand_over_at"] = run.now
+    if events and table.meta.get("start_refused"):
+        # Something happened since the engine refused the next hand (a top-up, a seat, the bank): it is tried
+        # again. A refusal made by this very run stays (the bots an AI room replaced just before it are not that).
+        meta.pop("start_refused", None)
+    meta["next_hand_at"] = _next_hand_at(run)
+    table.state = after
+    table.version = version
+    table.meta = meta
+    table.hand_id = latest
+    table.deadline = _dt(run.state.deadline)
+    table.wake_at = _dt(_wake_at(run))
+
+    users = dict(meta["users"])
+    is_open, started, stalled = room.is_open, meta["started"], meta.get("start_refused")
+    state = run.state  # the last step of the command: nothing changes it after this
+    # On commit, in this order: this version's update goes out before a wake (run at once in eager mode) makes
+    # the next one.
+    transaction.on_commit(
+        lambda: broadcast.table_update(room.pk, version, state, events, users, is_open, started, stalled))
+    _arm(run, version)
+    _store(table, rows)
+    return version
+
+
+def _arm(run: _Run, version: int) -> None:
+    """Make sure a wake task will come at `table.wake_at` (sent on commit; the caller saves the row).
+
+    One task pending per table: most commands move the deadline later (the next turn's timer), and a task
+    per command meant a worker holding thousands of stale ETA tasks, a fifth of a core at 60 commands/s
+    (docs/performance.md). A new task goes out only when the wake comes before the pending one, or when the
+    pending one's time has passed (it is running, or it was lost with a worker). The pending task, when it
+    finds nothing due yet, re-arms for the table's real wake time (clock.py, `table_wake`, `pending=True`).
+    Eager mode (tests) runs each wake at once, so nothing is ever pending there."""
+    table, wake = run.table, run.table.wake_at
+    if wake is None:
+        return
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
+    if not eager:
+        sent = table.wake_sent_at
+        if sent is not None and _dt(run.now) < sent <= wake:
+            return  # the pending task comes first and re-arms
+        table.wake_sent_at = wake
+    room_id = table.pk
+    transaction.on_commit(lambda: wake_armed.send(None, room_id=room_id, version=version, wake_at=wake))
+
+
+def _move_chips(run: _Run, after: dict, events: list[dict], version: int) -> None:
+    """Keep every hold equal to what its seat owns in the engine (one ledger transaction per command)."""
+    before = run.owned_before
+    now_owned = _owned(after)
+    left = {e["seat"]: e["chips_out"] for e in events if e["type"] == "seat_left"}
+    movements: dict[int, int] = {}
+    for seat_id in set(before) | set(now_owned) | set(left):
+        expected = now_owned.get(seat_id, left.get(seat_id, 0))
+        actual = before.get(seat_id, 0) + run.chips_in.get(seat_id, 0)
+        if expected != actual:
+            hold_id = run.meta["seats"][seat_id]["hold"]
+            movements[hold_id] = movements.get(hold_id, 0) + expected - actual
+    if sum(movements.values()) != 0:
+        # The engine conserves chips; a mismatch is a bug, and rolling back loses nothing.
+        raise RuntimeError(f"chips not conserved at table {run.room.pk} v{version}: {movements}")
+    if movements:
+        hand_no = after.get("hand_no")
+        wallets.hand_settle(currency=run.room.currency, movements=movements,
+                            idempotency_key=f"table{run.room.pk}:v{version}",
+                            memo=f"Room {run.room.code} hand {hand_no}", hand_ref=f"{run.room.pk}:{hand_no}",
+                            savepoint=False)  # a refusal rolls the whole command back (`action_submit`)
+    gone = []
+    for seat_id in left:
+        info = run.meta["seats"].pop(seat_id)
+        run.left_seats[seat_id] = info
+        run.meta["users"].pop(str(info["user"]), None)
+        run.meta["away"].pop(seat_id, None)
+        run.meta["streak"].pop(seat_id, None)
+        hold = Account(pk=info["hold"], user_id=info["user"], currency=run.room.currency, kind=Account.Kind.HOLD)
+        wallets.hold_release(hold=hold, idempotency_key=f"release:room{run.room.pk}:{seat_id}")
+        gone.append(int(seat_id[1:]))
+    if gone:
+        Seat.objects.filter(pk__in=gone).update(left_at=timezone.now(), connected=False)
+
+
+def _record_hand_end(run: _Run, hand_id: int | None, after: dict) -> None:
+    if hand_id is None:
+        return
+    last = after.get("last_hand") or {}
+    Hand.objects.filter(pk=hand_id).update(seed=last.get("seed", ""), ended_at=timezone.now(), summary=last)
+    seats = {**run.left_seats, **run.meta["seats"]}  # a seat may have left with the hand's end
+    deltas = last.get("deltas", {})
+    banker = last.get("banker")
+    side = {r["bettor"] for r in last.get("results", []) if r["kind"] == "side"}
+    rows = []
+    for seat_id, delta in deltas.items():
+        info = seats.get(seat_id)
+        if info is None:
+            continue
+        role = "banker" if seat_id == banker else "side" if seat_id in side else "challenger"
+        rows.append(HandSeat(hand_id=hand_id, user_id=info["user"], seat_id=seat_id, role=role, delta=delta))
+    HandSeat.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def _bookkeeping(run: _Run, events: list[dict]) -> None:
+    """Timeout streaks and away marks: AWAY_AFTER_HANDS hands in a row played by timeouts -> away."""
+    meta, state = run.meta, run.state
+    types = {e["type"] for e in events}
+    if run.room.kind == Room.Kind.AI and "seat_left" in types and not state.seats:
+        # The last human left a practice room and the bots went with them: nothing is left to play.
+        Room.objects.filter(pk=run.room.pk).update(status=Room.Status.CLOSED, closed_at=timezone.now())
+        run.room.status = Room.Status.CLOSED
+        meta["started"] = False
+    if "hand_started" in types:
+        meta["acted"], meta["timed"] = [], []
+    if "hand_over" not in types:
+        return
+    last = state.last_hand or {}
+    in_hand = set(last.get("deltas", {})) | set(last.get("order", []))
+    for seat_id in in_hand:
+        info = meta["seats"].get(seat_id)
+        if info is None or info["bot"]:
+            continue
+        if seat_id in meta["timed"] and seat_id not in meta["acted"]:
+            meta["streak"][seat_id] = meta["streak"].get(seat_id, 0) + 1
+        else:
+            meta["streak"][seat_id] = 0
+        if meta["streak"][seat_id] >= AWAY_AFTER_HANDS and seat_id not in meta["away"] \
+                and state.seat(seat_id) is not None:
+            meta["away"][seat_id] = run.now
+            run.apply("system", "set_seat", {"seat": seat_id, "away": True})
+            Seat.objects.filter(pk=int(seat_id[1:])).update(away=True)
