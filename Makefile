@@ -25,14 +25,16 @@ run: $(STAMP)
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
+# lint-imports checks the architecture contracts in pyproject.toml (no cache: the graph takes a second).
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 test: $(STAMP) browser lint
 	$(BIN)/pytest
 
 # The production-like stack on this machine (PostgreSQL, Redis, 2 daphne, Celery), measured under load;
-# writes docs/performance.md. About 30 minutes; the machine should be otherwise quiet.
+# writes docs/bench-latest.md. About 30 minutes; the machine should be otherwise quiet.
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
