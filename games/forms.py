@@ -40,8 +40,9 @@ class RoomForm(forms.Form):
 
 
 class KnobsForm(RulesForm):
-    """The main knobs of one game (games/pages.py MAIN_KNOBS) with translated labels, prefixed by the
-    preset's slug (`ten-half-base_stake`); the engine judges the whole rule set (RulesForm)."""
+    """The main knobs of one game (games/pages.py MAIN_KNOBS), prefixed by the preset's slug
+    (`ten-half-base_stake`), with the preset's value and choices in words; the engine judges the whole
+    rule set (RulesForm)."""
 
     def __init__(self, preset: str, data=None):
         super().__init__(preset, data, prefix=preset)
@@ -58,7 +59,6 @@ class KnobsForm(RulesForm):
                 field.label = _("Payout: %(cls)s (net ×)") % {"cls": class_label(cls_name)}
                 field.help_text = knob_help("payouts")
                 continue
-            field.label = knob_label(name)
             field.help_text = f"{knob_help(name)} " + str(_("Preset: %(value)s.") % {"value": show_value(defaults[name])})
             if KNOB_BY_NAME[name]["type"] == "choice":
                 field.choices = [(c, CHOICE_TEXT.get(c, c)) for c in KNOB_BY_NAME[name]["choices"]]

@@ -1,8 +1,8 @@
 """Read-only helpers for the pages (games/views.py): knob labels, the rules of a room as a table,
 a finished hand's events as sentences, the user's rooms and records. Nothing here writes.
 
-The engine's knob help texts are English and the engine imports nothing from Django, so the
-translatable labels and help texts of the knobs live here, keyed by knob name.
+A knob's label and help are defined once, in the engine (games/engine/rules.py, ``KNOB_SPECS``, marked
+there for translation); they are translated here when shown.
 """
 
 import csv
@@ -13,74 +13,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.engine import KNOBS, PRESETS
-from games.engine.rules import PAYOUT_CLASSES
+from games.engine import KNOBS, PRESETS, find_variant
 from games.models import PRESET_CHOICES, Hand, HandSeat, Room, Seat
 
 KNOB_BY_NAME = {k["name"]: k for k in KNOBS}
 PRESET_NAMES = dict(PRESET_CHOICES)
-
-# name -> (label, help); help repeats the engine's text so that it can be translated.
-KNOB_TEXT = {
-    "game": (gettext_lazy("Game"), gettext_lazy("Which game the rules are for (fixed by the preset).")),
-    "deck": (gettext_lazy("Deck"), gettext_lazy("The deck: 52 French cards, 54 with jokers, or the 40-card Spanish deck.")),
-    "max_cards": (gettext_lazy("Card limit"), gettext_lazy("Most cards a hand may hold (empty: no limit).")),
-    "base_stake": (gettext_lazy("Base stake"),
-                   gettext_lazy("The room's base stake: the default and minimum stake, and the step of bets.")),
-    "chip_values": (gettext_lazy("Chip buttons"), gettext_lazy("The chip buttons (+N) used to build a bet, e.g. 10, 50, 100.")),
-    "bet_seconds": (gettext_lazy("Seconds to bet"), gettext_lazy("Seconds to bet before the default stake is placed.")),
-    "act_seconds": (gettext_lazy("Seconds to act"), gettext_lazy("Seconds to act before the default action (stand) is taken.")),
-    "bank_seconds": (gettext_lazy("Seconds for bank decisions"),
-                     gettext_lazy("Seconds for a bank decision (open, refill, take) before the default.")),
-    "max_main_seats": (gettext_lazy("Main seats"), gettext_lazy("Main seats including the banker.")),
-    "max_side_bettors": (gettext_lazy("Side-bettor seats"), gettext_lazy("Side-bettor seats.")),
-    "side_bets_enabled": (gettext_lazy("Side bets"), gettext_lazy("Whether side bettors may follow a challenger's hand.")),
-    "banker_policy": (gettext_lazy("How the bank moves"), gettext_lazy(
-        "Kept until given up, passed after a number of hands, or stepped down by a banker who loses over a hand.")),
-    "order_policy": (gettext_lazy("Order"), gettext_lazy("Dice (Ten and a Half) or seat order from the banker's left.")),
-    "payouts": (gettext_lazy("Payouts"), gettext_lazy("Net multiplier paid per winning hand class.")),
-    "bet_multiple": (gettext_lazy("Stakes in steps of the base stake"),
-                     gettext_lazy("Stakes must be a multiple of the base stake.")),
-    "min_bet": (gettext_lazy("Smallest stake"), gettext_lazy("Smallest stake (empty: the base stake).")),
-    "max_bet": (gettext_lazy("Largest stake"), gettext_lazy("Largest stake (empty: the stack).")),
-    "stake_third_of_stack": (gettext_lazy("Stake at most a third of the stack"),
-                             gettext_lazy("A stake may be at most a third of the stack (losses up to x3).")),
-    "fixed_stake": (gettext_lazy("Fixed stake"), gettext_lazy("Challengers do not choose: every stake is the base stake.")),
-    "base_stake_rule": (gettext_lazy("Base stake rule"), gettext_lazy("How a fixed base stake is set each hand (Zhejiang).")),
-    "base_stake_cap": (gettext_lazy("Base stake cap"), gettext_lazy("Upper limit of a computed base stake.")),
-    "first_banker": (gettext_lazy("First banker"), gettext_lazy("Who banks first: the host, the first to sit, or a card draw.")),
-    "host_banks": (gettext_lazy("Host banks first"), gettext_lazy("The host banks first (off: the next player does).")),
-    "bank_open": (gettext_lazy("Opening bank"),
-                  gettext_lazy("The banker chooses the opening bank, or the whole stack is the bank.")),
-    "rotation": (gettext_lazy("Bank direction"), gettext_lazy("Direction the bank moves in.")),
-    "retire_needs_profit": (gettext_lazy("Retiring needs profit"),
-                            gettext_lazy("A banker may retire only once net profit reaches the opening bank.")),
-    "bank_max_hands": (gettext_lazy("Hands per banker"), gettext_lazy("Most consecutive hands one banker holds.")),
-    "bank_min_cover": (gettext_lazy("Smallest bank"),
-                       gettext_lazy("Smallest bank that may bank (empty: 2 x base stake x challengers).")),
-    "take_bank_on_target": (gettext_lazy("Take the bank on the target"),
-                            gettext_lazy("A challenger who makes the target when the bank does not may take the bank.")),
-    "banker_forced_draw": (gettext_lazy("Forced banker"),
-                           gettext_lazy("The banker draws on 15 or less and stands on 16 or more, automatically.")),
-    "banker_stand_on": (gettext_lazy("Forced banker stands on"), gettext_lazy("The forced banker stands from this total.")),
-    "mode": (gettext_lazy("Mode"),
-             gettext_lazy("Classic (5 cards) or extended (9 cards with the six-to-nine-card hands).")),
-    "double_once": (gettext_lazy("Double once"),
-                    gettext_lazy("A challenger may double once per hand, take one card and end the turn.")),
-    "escape_penalty": (gettext_lazy("Escape penalty"),
-                       gettext_lazy("Leaving mid-hand forfeits the stake (a banker pays every stake).")),
-    "challenger_min_stand": (gettext_lazy("Challengers stand from"),
-                             gettext_lazy("Challengers may not stand below this total.")),
-    "jackpot_enabled": (gettext_lazy("Jackpot"), gettext_lazy("The host may seed a jackpot that the first natural collects.")),
-    "house_rules": (gettext_lazy("House rules"), gettext_lazy("Turn on every house rule below that is not set on its own.")),
-    "double_down": (gettext_lazy("Double down"), gettext_lazy("House rule: double holding only the first card.")),
-    "split": (gettext_lazy("Split"), gettext_lazy("House rule: split two opening figures.")),
-    "four_discard": (gettext_lazy("The 4 discard"), gettext_lazy("House rule: an opening 4 is replaced once.")),
-    "secret_pair": (gettext_lazy("Secret pair on a 3"),
-                    gettext_lazy("House rule: an opening 3 becomes two secret cards; stand only.")),
-    "mort": (gettext_lazy("Dead Seven (the Mort)"), gettext_lazy("House rule: the Dead Seven on an opening 7.")),
-}
-assert set(KNOB_TEXT) == set(KNOB_BY_NAME), set(KNOB_TEXT) ^ set(KNOB_BY_NAME)
 
 CHOICE_TEXT = {
     "french-52": gettext_lazy("52 French cards"), "french-54": gettext_lazy("54 cards with jokers"),
@@ -122,11 +59,11 @@ MAIN_KNOBS = {
 
 
 def knob_label(name: str) -> str:
-    return str(KNOB_TEXT[name][0])
+    return _(KNOB_BY_NAME[name]["label"])
 
 
 def knob_help(name: str) -> str:
-    return str(KNOB_TEXT[name][1])
+    return _(KNOB_BY_NAME[name]["help"])
 
 
 def class_label(cls_name: str) -> str:
@@ -164,7 +101,7 @@ def rules_rows(preset: str, rules: dict) -> list[dict]:
         if name == "game":
             continue
         if name == "payouts":
-            for cls_name in PAYOUT_CLASSES[rules["game"]]:
+            for cls_name in find_variant(rules["game"]).payout_classes:
                 value, default = rules["payouts"].get(cls_name, 1), base["payouts"].get(cls_name, 1)
                 rows.append({"name": f"payouts.{cls_name}",
                              "label": _("Payout: %(cls)s") % {"cls": class_label(cls_name)},

@@ -1,9 +1,10 @@
 """A room's rule settings as a form generated from the engine's knobs (games/engine/rules.py, KNOBS).
 
-One typed field per knob, the preset's default in the help text, and validation by the engine
-itself (`rules_from`): a RulesError lands on the field of the knob it names, with the engine's
-message. Used by the admin (a room's rules, house variants) and by the lobby's create-room form.
-The result is the overrides against the preset: only what differs from it.
+One typed field per knob, labelled and explained by the engine's texts (translated here), the
+preset's default in the help text, and validation by the engine itself (`rules_from`): a RulesError
+lands on the field of the knob it names, with the engine's message. Used by the admin (a room's rules,
+house variants) and by the lobby's create-room form. The result is the overrides against the preset:
+only what differs from it.
 """
 
 from django import forms
@@ -58,7 +59,7 @@ class RulesForm(forms.Form):
             if name in FIXED:
                 continue
             default = knob["defaults"][preset]
-            help_text = f"{knob['help']} " + _("Preset: %(value)s.") % {"value": _default_text(default)}
+            help_text = f"{_(knob['help'])} " + _("Preset: %(value)s.") % {"value": _default_text(default)}
             kind = knob["type"]
             if kind == "payouts":
                 for cls in knob["classes"][preset]:
@@ -66,7 +67,7 @@ class RulesForm(forms.Form):
                         label=_("Pays ×N for %(cls)s") % {"cls": cls}, initial=current["payouts"].get(cls, 1),
                         help_text=_("Preset: %(value)s.") % {"value": defaults["payouts"].get(cls, 1)})
                 continue
-            label = name.replace("_", " ").capitalize()
+            label = _(knob["label"])
             if kind in ("int", "int?"):
                 # No min/max here: the engine judges every value, so the message is the engine's.
                 field = forms.IntegerField(label=label, required=kind == "int", help_text=help_text)

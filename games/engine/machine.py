@@ -2,9 +2,10 @@
 
 One command is checked, then done, on a copy of the state, so a refused command (an ``EngineError``)
 leaves the caller's state untouched. The flow follows rules/README.md "Phases of one hand"; each game
-only plugs in its hooks (games/engine/variants/). Chips move only through ``Table.move`` (settlement,
-jackpot) or explicitly in and out of the table (``sit``, ``leave``, ``top_up``), so the sum of the
-stacks, the bank and the jackpot is conserved by every other command.
+only plugs in its hooks (games/engine/variants/), so nothing here asks which game it is. Chips enter or
+leave the table only by ``sit``, ``leave`` and ``top_up`` (their events' ``chips_in``/``chips_out``);
+every other command moves them between stacks, the bank and the jackpot (settlement: ``Table.settle``),
+so the sum of the three is conserved.
 """
 
 from dataclasses import dataclass, field
@@ -410,13 +411,12 @@ def _candidates(t: Table, position: int | None, include_from: bool = False) -> l
 
 
 def _bank_cover(t: Table) -> int:
+    """The smallest bank that may bank: the room's ``bank_min_cover``, else the game's (Variant.smallest_bank)."""
     r = t.rules
     if r.bank_min_cover is not None:
         return r.bank_min_cover
-    if r.game != "seven-half":
-        return 1
-    challengers = max(1, len([x for x in t.s.main_seats() if x["id"] != t.s.banker]) - 0)
-    return 2 * r.base_stake * challengers
+    challengers = max(1, len([x for x in t.s.main_seats() if x["id"] != t.s.banker]))
+    return t.v.smallest_bank(r, challengers)
 
 
 def _next_banker(t: Table, position: int | None, cover: int = 1, keep: str | None = None) -> None:
@@ -644,7 +644,7 @@ def _bank_checks(t: Table) -> None:
         t.emit("bank_term_over", seat=s.banker, hands=s.bank_hands)
         _next_banker(t, pos, cover=_bank_cover(t), keep=s.banker)
         return
-    if r.game == "seven-half" and s.bank < _bank_cover(t):
+    if t.v.covers_table and s.bank < _bank_cover(t):
         t.emit("bank_cannot_cover", seat=s.banker, bank=s.bank, cover=_bank_cover(t))
         _next_banker(t, pos, cover=_bank_cover(t), keep=s.banker)
 
@@ -693,25 +693,6 @@ def _draw_rank(code: str) -> tuple[int, int]:
 
 # ---------------------------------------------------------------------------------------------------
 # Betting (rules/README.md "Betting")
-
-def zhejiang_base_stake(t: Table, players: list[dict]) -> int:
-    """zhejiang.md "Stake": the base stake from the poorest stack P and the banker's chips K."""
-    r, s = t.rules, t.s
-    if r.base_stake_rule == "fixed":
-        return r.base_stake
-    k = s.bank + s.seat(s.banker)["stack"]
-    chips = [k] + [x["stack"] for x in players]
-    if r.base_stake_rule == "poorest-share":
-        p = min(chips)
-        if len(chips) == 2:
-            stake = p // 15
-        else:
-            stake = p // 5 if k >= 3 * p else p // 15
-        return max(1, min(stake, r.base_stake_cap))
-    # banker-sixtieth: K/60, never more than half the poorest challenger's stack
-    poorest = min(x["stack"] for x in players)
-    return max(1, min(k // 60, poorest // 2, r.base_stake_cap))
-
 
 def _stake_limits(t: Table, seat: dict, base: int) -> tuple[int, int]:
     r = t.rules
@@ -775,13 +756,16 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
     playing = [x for x in playing if not x.get("away")]
     if not playing:
         raise EngineError("not_enough_players", "A hand needs at least one challenger.")
-    base = zhejiang_base_stake(t, playing) if r.fixed_stake else r.base_stake
+    if r.fixed_stake:
+        base = t.v.hand_base_stake(r, s.bank + s.seat(s.banker)["stack"], [x["stack"] for x in playing])
+    else:
+        base = r.base_stake
     challengers = [x for x in playing if _default_amount(t, x, base) is not None]
     if not challengers:
         raise EngineError("not_enough_players", "A hand needs at least one challenger who can stake.")
     s.hand_no += 1
     s.bank_hands += 1
-    if r.game == "seven-half":
+    if t.v.shoe:
         if s.shoe is None:
             s.shoe = {"stock": list(DECKS[r.deck]), "discards": []}
         # The shoe's stock persists but is put in this hand's seed order, so revealing the seed afterwards

@@ -1,6 +1,6 @@
 """``run_script(data) -> dict``: play one scripted hand (the ``play_script`` management command).
 
-The script format is in issue 4 and docs/engine.md. Seats are listed clockwise and their names are
+The script format is in docs/engine.md ("Scripts"). Seats are listed clockwise and their names are
 their seat ids. ``deck`` stacks the top of the deck in dealing order; ``dice`` fixes the roll. Betting
 actions come first; the first other action (or the end) closes betting with the timeout defaults.
 Bots and forced plays act by themselves; when the actions run out, every remaining turn times out.
@@ -11,7 +11,7 @@ import json
 
 from .bots import bot_decide
 from .errors import EngineError
-from .machine import Command, apply
+from .machine import Command, apply, new_table
 from .rules import rules_from
 from .state import TableState
 from .view import view
@@ -32,8 +32,6 @@ def _seed_for(data: dict) -> str:
 
 class _Runner:
     def __init__(self, rules):
-        from .machine import new_table
-
         self.rules = rules
         self.state: TableState = new_table(rules)
         self.events: list[dict] = []

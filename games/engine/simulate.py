@@ -7,10 +7,11 @@ grouped in blocks of ``BLOCK`` (a block is one table, so the Seven and a Half sh
 all sums are integers: the same seed gives the same numbers with any ``workers``.
 
 Two paths play a hand. The *machine* path drives the real state machine (``apply``) with bots deciding
-from ``view``; it serves every game and strategy. The *fast* path (Ten and a Half, Zhejiang and Chinese
-Blackjack with threshold bots) deals from the same lazily shuffled deck and calls the same
-``Variant.evaluate`` and ``Variant.compare``, skipping only the bookkeeping of states, events and views;
-tests/engine/test_simulate.py proves it gives the same results as the machine for the same seeds.
+from ``view``; it serves every game and strategy. The *fast* path (the games whose
+``Variant.fast_simulation`` says so: Ten and a Half, Zhejiang and Chinese Blackjack with threshold bots)
+deals from the same lazily shuffled deck and calls the same ``Variant.evaluate``, ``special_outcome`` and
+``compare``, skipping only the bookkeeping of states, events and views; tests/engine/test_simulate.py
+proves it gives the same results as the machine for the same seeds.
 """
 
 import hashlib
@@ -21,7 +22,7 @@ from .bots import bot_decide
 from .cards import DECKS
 from .errors import EngineError
 from .machine import Command, apply_in_place, new_table
-from .rules import rules_from
+from .rules import PRESETS, rules_from
 from .shuffle import HmacKey, LazyDeck, roll_dice
 from .variants import VARIANTS
 from .view import view
@@ -29,7 +30,7 @@ from .view import view
 BLOCK = 1000
 BIG_STACK = 10**12
 BIG_BANK = 10**15
-FAST_GAMES = ("ten-half", "zhejiang-ten-half", "ban-luck")
+FAST_GAMES = tuple(slug for slug, v in VARIANTS.items() if v.fast_simulation(PRESETS[slug]))  # by their presets
 
 
 def hand_seed(seed, i: int) -> bytes:
@@ -40,10 +41,7 @@ def sim_rules(preset: str, overrides: dict | None):
     extra = {"banker_policy": "keep", "take_bank_on_target": False, "side_bets_enabled": False,
              "max_side_bettors": 0}
     base = rules_from(preset, overrides or {})
-    if base.game == "zhejiang-ten-half":
-        extra["base_stake_rule"] = "fixed"
-    if base.game == "ban-luck":
-        extra["max_bet"] = None
+    extra.update(VARIANTS[base.game].simulation_overrides)
     return rules_from(preset, {**(overrides or {}), **extra})
 
 
@@ -108,10 +106,12 @@ def _fast_block(rules, seats: int, threshold: int, seed, start: int, count: int)
     stake = rules.base_stake
     max_cards = rules.max_cards
     target = v.target
-    banker_threshold = v.basic_threshold
+    # The bank plays the basic bot's rule, or the forced banker's (fast_simulation asks for it in Chinese Blackjack).
+    banker_limit = rules.banker_stand_on if rules.banker_forced_draw else v.basic_threshold
     dice_order = rules.order_policy == "dice"
-    ban_luck = rules.game == "ban-luck"
-    stand_on = rules.banker_stand_on
+    specials = v.special_ranks
+    add_up = v.points_add_up
+    bust_at_once = v.bust_settles_at_once
     min_stand = rules.challenger_min_stand or 0
     tally = Tally()
     classes, banker_classes = tally.classes, tally.banker_classes
@@ -120,7 +120,6 @@ def _fast_block(rules, seats: int, threshold: int, seed, start: int, count: int)
     seat_order = list(range(1, seats)) + [0]
     # ten-half.md "Order: the dice": the order for each dice total, counted from the banker as 1.
     dice_orders = {t: [(t - 1 + k) % seats for k in range(seats)] for t in range(2, 13)}
-    specials = {"ban-ban": 3, "ban-luck": 2}
     points = {c: v.points(c) for c in deck_cards}
     for i in range(start, start + count):
         mac = HmacKey(hand_seed(seed, i))  # the dice and the deck share one keyed HMAC
@@ -129,24 +128,20 @@ def _fast_block(rules, seats: int, threshold: int, seed, start: int, count: int)
         hands = [None] * seats
         for s in order:
             hands[s] = [draw()]
-        settled = {}
-        if ban_luck:
+        for _ in range(v.initial_cards - 1):
             for s in order:
                 hands[s].append(draw())
-            # ban-luck.md "Deal and specials", as BanLuck.after_deal
+        settled = {}
+        if specials:
+            # As Variant.after_deal: specials are settled before anyone draws (ban-luck.md "Deal and specials").
             b = evaluate(hands[0], rules)
-            bsp = specials.get(b.cls, 0)
             for s in order:
                 if s == 0:
                     continue
                 c = evaluate(hands[s], rules)
-                csp = specials.get(c.cls, 0)
-                if csp > bsp:
-                    settled[s] = ("win", c.mult, c.cls)
-                elif bsp > csp:
-                    settled[s] = ("lose", b.mult, c.cls)
-                elif csp:
-                    settled[s] = ("push", 0, c.cls)
+                outcome = v.special_outcome(c, b)
+                if outcome is not None:
+                    settled[s] = (*outcome, c.cls)
         for s in order:
             if s in settled:
                 continue
@@ -154,18 +149,19 @@ def _fast_block(rules, seats: int, threshold: int, seed, start: int, count: int)
             if s == 0:
                 if len(settled) == seats - 1:
                     break  # every challenger settled: the bank does not play
-                limit = stand_on if ban_luck else banker_threshold
+                limit = banker_limit
             else:
                 limit = threshold if threshold > min_stand else min_stand
             # The basic bot's rule (bots.bot_decide) within the variant's turn end (Variant.turn_over).
-            if ban_luck:
+            if not add_up:
+                # Chinese Blackjack: an ace counts by the hand's size, and 21 does not end the turn.
                 while True:
                     e = evaluate(cards, rules)
                     if e.bust or e.n >= max_cards or e.total >= limit:
                         break
                     cards.append(draw())
-                if s != 0 and e.bust:
-                    settled[s] = ("lose", e.mult, e.cls)  # over 21 loses at once
+                if bust_at_once and s != 0 and e.bust:
+                    settled[s] = ("lose", e.mult, e.cls)  # as Variant.after_draw
             else:
                 # The ½ games' totals are the sum of Variant.points, so the running total needs no
                 # re-evaluation per card; the final hand is evaluated below with Variant.evaluate.
@@ -247,7 +243,6 @@ def play_machine_hand(state, rules, seed_i: bytes, kind: str, threshold: int) ->
 
 
 def _machine_block(rules, seats: int, kind: str, threshold: int, seed, start: int, count: int) -> Tally:
-    v = VARIANTS[rules.game]
     state = machine_table(rules, seats)
     tally = Tally()
     for i in range(start, start + count):
@@ -262,7 +257,6 @@ def _machine_block(rules, seats: int, kind: str, threshold: int, seed, start: in
             tally.result(r["outcome"], r["stake"], r["paid"], cls)
         if state.bank < BIG_BANK // 2:  # never: bank limits must not bind
             raise EngineError("bank_too_small", "The simulated bank ran low.")
-    del v
     return tally
 
 
@@ -278,8 +272,7 @@ def _run_block(job) -> Tally:
 
 def fast_path_applies(rules, strategy: str) -> bool:
     """The fast path plays threshold bots in the games whose hand flow it reproduces."""
-    return (rules.game in FAST_GAMES and strategy != "expert"
-            and (rules.game != "ban-luck" or rules.banker_forced_draw))
+    return strategy != "expert" and VARIANTS[rules.game].fast_simulation(rules)
 
 
 def simulate(preset: str, hands: int, seed=0, *, rules: dict | None = None, strategy: str = "basic",

@@ -32,7 +32,7 @@ class TableState:
     next_rules: Rules | None = None  # a rules change waits for the next hand (rules/README.md)
     phase: str = "waiting"  # waiting | betting | playing | between_hands | bank_decision
     hand_no: int = 0
-    seats: list = field(default_factory=list)  # dicts, see machine.sit; main seats ordered by position
+    seats: list = field(default_factory=list)  # dicts, see machine.do_sit; main seats ordered by position
     seq: int = 0  # join counter: "the first player to sit down" (Zhejiang)
     banker: str | None = None
     bank: int = 0
@@ -46,7 +46,7 @@ class TableState:
     deadline: float | None = None
     deadline_for: list = field(default_factory=list)
     pending: dict | None = None  # a bank decision: {"kind", "seat", "queue"}
-    hand: dict | None = None  # the current (or last finished) hand, see machine.start_hand
+    hand: dict | None = None  # the current (or last finished) hand, see machine.do_start_hand
     commitment: str | None = None
     last_hand: dict | None = None  # the summary of the finished hand, everything revealed
 
@@ -69,7 +69,7 @@ class TableState:
 
 def state_to_json(state: TableState, *, copy: bool = True) -> dict:
     """The state as JSON. ``copy=False`` shares the lists and dicts with the state: for a caller that writes
-    the result at once and changes neither afterwards (games/services.py, `_save`), one deep copy less."""
+    the result at once and changes neither afterwards (games/services/save.py, `_save`), one deep copy less."""
     out = {}
     for f in fields(TableState):
         v = getattr(state, f.name)
@@ -81,7 +81,7 @@ def state_to_json(state: TableState, *, copy: bool = True) -> dict:
 
 def state_from_json(data: dict, *, copy: bool = True) -> TableState:
     """The state from its JSON. ``copy=False`` takes ``data``'s lists and dicts as they are: for a caller that
-    owns a freshly parsed value and does not use it afterwards (games/services.py, `_Run`)."""
+    owns a freshly parsed value and does not use it afterwards (games/services/run.py, `_Run`)."""
     data = json_copy(data) if copy else dict(data)
     data["rules"] = Rules.from_json(data["rules"])
     if data.get("next_rules") is not None:

@@ -100,7 +100,7 @@ def _hand_view(s: TableState, viewer: str | None, evals: dict | None = None) -> 
 
 def shared_view(state: TableState) -> dict:
     """The parts of every viewer's `view` of `state` that do not depend on the viewer: made once for the
-    views of one command (games/selectors.py, `update_frames`), and passed to `view` as `shared`."""
+    views of one command (games/frames.py, `update_frames`), and passed to `view` as `shared`."""
     s = state
     return {
         "rules": s.rules.to_json(),
@@ -123,7 +123,7 @@ def view(state: TableState, viewer: str | None = None, *, detached: bool = True,
          evals: dict | None = None) -> dict:
     """Everything ``viewer`` (a seat id; None or an unknown id is a spectator) may see, as JSON.
     ``detached=False`` skips the deep copy: the dict then shares lists with the state, and is for
-    serializing at once, never for keeping or changing (the live tables' frames, games/selectors.py).
+    serializing at once, never for keeping or changing (the live tables' frames, games/frames.py).
     ``shared`` and ``evals``: what the views of other viewers of the same state already made (`shared_view`,
     and the hands' evaluations), for a command that serializes the view of every viewer."""
     s = state

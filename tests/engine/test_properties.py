@@ -1,4 +1,4 @@
-"""Hypothesis properties over random rule sets, decks and action sequences (issue 4, "Done when")."""
+"""Hypothesis properties over random rule sets, decks and action sequences."""
 
 import json
 

@@ -7,7 +7,7 @@ ENGINE = pathlib.Path(__file__).resolve().parents[2] / "games" / "engine"
 FORBIDDEN = {"django", "channels", "celery", "random", "os", "socket", "datetime", "secrets", "asyncio",
              "requests", "urllib", "http", "subprocess", "threading", "sqlite3", "pathlib", "io", "logging",
              "sys", "redis", "select", "signal", "shutil", "tempfile", "pickle", "numpy"}
-# simulate.py may fan out over processes (issue 4) and reads perf_counter for its hands/s figure only.
+# simulate.py may fan out over processes (`--workers`) and reads perf_counter for its hands/s figure only.
 ALLOWED = {("simulate.py", "multiprocessing"), ("simulate.py", "time")}
 
 

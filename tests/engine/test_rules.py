@@ -65,6 +65,22 @@ def test_every_knob_is_described_with_a_default_per_preset():
         assert k["help"] and set(k["defaults"]) == set(PRESETS)
 
 
+def test_each_knobs_label_and_help_are_written_once_and_marked_for_translation():
+    import ast
+    import pathlib
+
+    import games.engine.rules as rules_module
+
+    tree = ast.parse(pathlib.Path(rules_module.__file__).read_text())
+    specs = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "Knob"]
+    assert len(specs) == len(KNOBS)
+    for call in specs:
+        for text in call.args[2:4]:  # label, help: literal text inside gettext_noop(...), as makemessages reads it
+            assert isinstance(text, ast.Call) and text.func.id == "gettext_noop"
+            assert all(isinstance(part, ast.Constant) and part.value for part in text.args)
+    assert all(k["label"] and k["label"] != k["help"] for k in KNOBS)
+
+
 def test_preset_values_from_the_rules_files():
     th, sh, zj, bl = (PRESETS[k] for k in ("ten-half", "seven-half", "zhejiang-ten-half", "ban-luck"))
     assert (th.max_cards, th.bet_seconds, th.act_seconds, th.max_main_seats, th.max_side_bettors) == (5, 15, 20, 4, 8)

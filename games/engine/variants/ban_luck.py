@@ -1,7 +1,8 @@
 """Chinese Blackjack / Ban Luck (rules/ban-luck.md): two cards, aces by hand size, specials paid at
 once, must draw to 16, Five Dragon, and the banker's forced rule."""
 
-from .base import LOSE, PUSH, WIN, Eval, Variant
+from ..errors import RulesError
+from .base import LOSE, PUSH, WIN, Eval, OwnSetting, Variant
 
 TEN_VALUED = frozenset("10 J Q K".split())
 POINTS = {}
@@ -11,8 +12,6 @@ for _suit in "SHDC":
         POINTS[f"{_v}{_suit}"] = _v
     for _rank in "JQK":
         POINTS[_rank + _suit] = 10
-
-_SPECIAL_RANK = {"ban-ban": 3, "ban-luck": 2}
 
 
 def best_total(cards) -> int:
@@ -41,10 +40,29 @@ def best_total(cards) -> int:
 class BanLuck(Variant):
     slug = "ban-luck"
     deck = "french-52"
+    main_seats = (2, 7)
+    payout_classes = ("ordinary", "five-dragon", "ban-luck", "ban-ban", "five-card-bust")
+    own_settings = tuple(OwnSetting(name, "is a Chinese Blackjack rule")
+                         for name in ("challenger_min_stand", "banker_forced_draw", "stake_third_of_stack"))
     units = 1
+    points_add_up = False  # an ace counts by the hand's size
     initial_cards = 2
     target = 21
     basic_threshold = 17
+    special_ranks = {"ban-ban": 3, "ban-luck": 2}  # "Specials are settled at once, before anyone draws"
+    bust_settles_at_once = True  # "Over 21 loses at once"
+    simulation_overrides = {"max_bet": None}  # a simulated base stake may be above the preset's largest stake
+
+    def check_rules(self, rules):
+        super().check_rules(rules)
+        if rules.max_cards != 5:
+            raise RulesError("max_cards", "Chinese Blackjack's Five Dragon needs exactly 5 cards")
+        if not rules.stake_third_of_stack:
+            # rules/README.md "No debt": a x3 loss must be covered when betting.
+            raise RulesError("stake_third_of_stack", "Chinese Blackjack losses reach x3: the stake must stay a third")
+
+    def fast_simulation(self, rules):
+        return rules.banker_forced_draw  # the fast path plays the forced banker
 
     def points(self, code):
         return POINTS[code]
@@ -102,28 +120,21 @@ class BanLuck(Variant):
         s, h = table.s, table.hand
         banker = s.banker
         b = table.eval(banker)
-        bsp = _SPECIAL_RANK.get(b.cls, 0)
-        if bsp:
+        if b.cls in self.special_ranks:
             table.reveal(banker)
         for seat in h["order"]:
             if seat == banker:
                 continue
-            c = table.eval(seat)
-            csp = _SPECIAL_RANK.get(c.cls, 0)
-            if csp > bsp:
+            settled = self.special_outcome(table.eval(seat), b)
+            if settled is None:
+                continue
+            outcome, mult = settled
+            if outcome == LOSE:
+                table.settle_hand_now(seat, 0, LOSE, mult, "banker_special")
+            else:
                 table.reveal(seat)
-                table.settle_hand_now(seat, 0, WIN, c.mult, "special")
-            elif bsp > csp:
-                table.settle_hand_now(seat, 0, LOSE, b.mult, "banker_special")
-            elif csp and csp == bsp:
-                table.reveal(seat)
-                table.settle_hand_now(seat, 0, PUSH, 0, "special")
+                table.settle_hand_now(seat, 0, outcome, mult, "special")
 
     def on_turn_start(self, table, seat, index, hand):
         if seat == table.s.banker:
             table.reveal(seat)  # "The banker reveals, draws on 15 or less..."
-
-    def after_draw(self, table, seat, index, hand, ev):
-        if ev.bust and seat != table.s.banker:
-            table.reveal(seat, index)
-            table.settle_hand_now(seat, index, LOSE, ev.mult, "bust")  # "Over 21 loses at once"

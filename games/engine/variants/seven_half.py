@@ -1,7 +1,7 @@
 """Seven and a Half (rules/seven-half.md): the Spanish 40-card shoe, one face-down card at most, the
 bank last, a bust lost at once, and the optional house rules (double, split, 4 discard, secret pair, Mort)."""
 
-from .base import LOSE, WIN, Eval, Variant
+from .base import LOSE, WIN, Eval, OwnSetting, Variant
 
 POINTS = {}
 for _suit in "OCEB":
@@ -15,8 +15,22 @@ FIGURES = frozenset(c for c in POINTS if c[0] in "JNK")
 class SevenHalf(Variant):
     slug = "seven-half"
     deck = "spanish-40"
+    main_seats = (2, 8)
+    payout_classes = ("ordinary", "seven-and-a-half", "natural")
+    own_settings = (OwnSetting("jackpot_enabled", "the jackpot is a Seven and a Half rule"), *(
+        OwnSetting(name, "is a Seven and a Half house rule")
+        for name in ("house_rules", "double_down", "split", "four_discard", "secret_pair", "mort")))
     target = 15
     basic_threshold = 11  # stand from 5½
+    bust_settles_at_once = True  # "turns the hand face up and loses at once, even if the bank busts later"
+    shoe = True  # seven-half.md "Cards": the discards become a new stock when it runs out, even mid-hand
+    covers_table = True  # seven-half.md "Moving the bank": a bank that cannot cover the table passes on
+
+    def check_rules(self, rules):
+        """Any card limit, or none (the knob's own minimum is 2)."""
+
+    def smallest_bank(self, rules, challengers):
+        return 2 * rules.base_stake * challengers  # seven-half.md: twice the base stake per challenger
 
     def points(self, code):
         return POINTS[code]
@@ -112,12 +126,6 @@ class SevenHalf(Variant):
             return True
         return False
 
-    def after_draw(self, table, seat, index, hand, ev):
-        if ev.bust and seat != table.s.banker:
-            # "turns the hand face up and loses at once, even if the bank busts later"
-            table.reveal(seat, index)
-            table.settle_hand_now(seat, index, LOSE, 1, "bust")
-
     def after_settlement(self, table):
         s = table.s
         if s.jackpot <= 0:
@@ -134,6 +142,3 @@ class SevenHalf(Variant):
                     s.seat(seat)["stack"] += amount
                     table.emit("jackpot_won", seat=seat, amount=amount, chips_in=0)
                     return
-
-
-

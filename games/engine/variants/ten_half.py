@@ -1,6 +1,6 @@
 """Ten and a Half (rules/ten-half.md): 52 cards, one private card each, dice order, ½ to the banker."""
 
-from .base import LOSE, WIN, Eval, Variant
+from .base import LOSE, WIN, Eval, OwnSetting, Variant
 
 # ten-half.md "Cards": A counts 1, 2..10 their value, J Q K count ½ (in half points: 2, 4..20, 1).
 POINTS = {}
@@ -14,9 +14,14 @@ for _suit in "SHDC":
 class TenHalf(Variant):
     slug = "ten-half"
     deck = "french-52"
+    main_seats = (2, 4)
+    payout_classes = ("ordinary", "ten-and-a-half", "five-dragons")
+    own_settings = (OwnSetting("order_policy", "the dice order is part of Ten and a Half only", on="dice"),)
     target = 21
     basic_threshold = 16  # stand from 8
-    banker_last = False
+
+    def fast_simulation(self, rules):
+        return True
 
     def points(self, code):
         return POINTS[code]

@@ -1,6 +1,7 @@
 """Zhejiang Ten and a Half (rules/zhejiang.md): 54 cards, picture cards, special hands up to x10."""
 
-from .base import LOSE, WIN, Eval, Variant
+from ..errors import RulesError
+from .base import LOSE, WIN, Eval, OwnSetting, Variant
 from .ten_half import POINTS as _TEN_HALF_POINTS
 
 POINTS = dict(_TEN_HALF_POINTS, BJ=1, RJ=1)  # both jokers are picture cards worth ½
@@ -11,13 +12,35 @@ RANK = {name: i for i, name in enumerate(reversed((
     "grand-heavenly-king", "nine-small", "eight-small", "seven-small", "six-small", "heavenly-king",
     "five-pictures", "five-small", "ten-and-a-half", "ordinary")))}
 _SMALL = {6: "six-small", 7: "seven-small", 8: "eight-small", 9: "nine-small"}
+MODE_MAX_CARDS = {"classic": 5, "extended": 9}  # the extended mode adds the six-to-nine-card hands
 
 
 class Zhejiang(Variant):
     slug = "zhejiang-ten-half"
     deck = "french-54"
+    main_seats = (2, 4)
+    payout_classes = ("ordinary", "ten-and-a-half", "five-small", "five-pictures", "heavenly-king", "six-small",
+                      "seven-small", "eight-small", "nine-small", "grand-heavenly-king")
+    own_settings = (OwnSetting("double_once", "is a Zhejiang rule (Seven and a Half has double_down)"),)
     target = 21
     basic_threshold = 16
+    simulation_overrides = {"base_stake_rule": "fixed"}
+
+    def check_rules(self, rules):
+        if rules.max_cards is None:
+            raise RulesError("max_cards", f"{self.slug} needs a card limit")
+        want = MODE_MAX_CARDS[rules.mode]
+        if rules.max_cards != want:
+            raise RulesError("max_cards", f"the {rules.mode} mode holds at most {want} cards")
+
+    def implied_overrides(self, overrides, preset):
+        # Setting {"mode": "extended"} alone also moves max_cards to 9.
+        if "mode" in overrides and "max_cards" not in overrides:
+            return {"max_cards": MODE_MAX_CARDS.get(overrides["mode"], preset["max_cards"])}
+        return {}
+
+    def fast_simulation(self, rules):
+        return True
 
     def points(self, code):
         return POINTS[code]
