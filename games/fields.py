@@ -2,8 +2,8 @@
 
 Each command loads and saves the table's state and meta (several KB of JSON) and inserts its hand
 events; with the standard library's `json` that encoding and decoding was a large share of a web
-process's time (docs/performance.md, "Where the time goes"). orjson gives the same values back: text
-keys, lists for tuples, integers of up to 64 bits (amounts are capped far below, games/services.py).
+process's time (docs/performance.md, "orjson on the hot path"). orjson gives the same values back: text
+keys, lists for tuples, integers of up to 64 bits (amounts are capped far below, games/services/commands.py).
 Lookups, the admin and migrations behave as with Django's own JSONField.
 """
 

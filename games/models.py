@@ -215,10 +215,10 @@ class Table(models.Model):
     version = models.PositiveBigIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True)  # the engine's current deadline
     wake_at = models.DateTimeField(null=True, blank=True, db_index=True)  # next thing due; the sweeper reads it
-    # The ETA of the one wake task a worker holds for this table (games/services.py, `_arm`): a command that
+    # The ETA of the one wake task a worker holds for this table (games/services/save.py, `_arm`): a command that
     # moves the deadline later sends no new task; the pending one re-arms when it finds nothing due.
     wake_sent_at = models.DateTimeField(null=True, blank=True)
-    # Service bookkeeping kept under the same lock (games/services.py, "meta"): user -> seat ids,
+    # Service bookkeeping kept under the same lock (games/services/run.py, "meta"): user -> seat ids,
     # seat -> hold ids, recent action ids, timeout streaks, away marks.
     meta = FastJSONField(default=dict)
     hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")

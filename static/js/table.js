@@ -265,7 +265,7 @@ function statusLine() {
   }
   if (v.phase === "waiting" && !v.banker && legal("open_bank")) return [gettext("Nobody holds the bank: open it"), true];
   if (S.started && S.stalled && ["waiting", "between_hands"].includes(v.phase)) {
-    // The engine refused the next hand (games/services.py, start_refused): say why, until the table changes.
+    // The engine refused the next hand (games/services/moves.py, start_refused): say why, until the table changes.
     return [{
       not_enough_players: gettext("The next hand waits for a challenger who can cover a stake: top up, or wait for players."),
       bank_empty: gettext("The next hand waits: the bank is empty."),
