@@ -13,7 +13,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from games import fields  # noqa: E402
+from games.engine import codec  # noqa: E402
 from games.engine.simulate import simulate  # noqa: E402
+
+# The codec every process of the site runs the engine with (games/apps.py), not the standard library's default.
+codec.use(copy=fields.json_copy, key=fields.json_key)
 
 
 def measure(label, runs, **kw):

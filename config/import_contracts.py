@@ -44,21 +44,19 @@ def _shortest_cycle(graph, start: str, group: set[str]) -> tuple[str, ...]:
 
 
 class StandardLibraryOnlyContract(Contract):
-    """`package` imports nothing but itself, the standard library and the external packages in `allow`
+    """`package` imports nothing but itself and the standard library
     (needs include_external_packages, without which grimp leaves external imports out)."""
 
     package = fields.ModuleField()
-    allow = fields.ListField(subfield=fields.StringField(), required=False)
 
     def check(self, graph, verbose: bool) -> ContractCheck:
         package = self.package.name
         inside = graph.find_descendants(package) | {package}
-        allowed = set(sys.stdlib_module_names) | set(self.allow or ())
         found = sorted(
             f"{importer}:{detail['line_number']} imports {imported}"
             for importer in inside
             for imported in graph.find_modules_directly_imported_by(importer) - inside
-            if imported.partition(".")[0] not in allowed
+            if imported.partition(".")[0] not in sys.stdlib_module_names
             for detail in graph.get_import_details(importer=importer, imported=imported))
         return ContractCheck(kept=not found, metadata={"found": found})
 

@@ -18,6 +18,20 @@ def dumps(value) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
+def json_copy(value):
+    """The engine's deep copy through orjson (games/engine/codec.py, installed by games/apps.py). What orjson
+    refuses (a lone surrogate, an integer beyond 64 bits) goes through `json`, as the engine's default does."""
+    try:
+        return orjson.loads(dumps(value))
+    except orjson.JSONEncodeError:
+        return json.loads(json.dumps(value))
+
+
+def json_key(value) -> bytes:
+    """The engine's rules cache key through orjson: keys sorted; a TypeError for what is not plain JSON."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
 def jsonb(value) -> Jsonb:
     """`value` as a PostgreSQL jsonb parameter, encoded by orjson."""
     return Jsonb(value, dumps=dumps)

@@ -11,8 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
 from typing import NamedTuple
 
-import orjson
-
+from .codec import json_key
 from .errors import RulesError
 from .variants import VARIANTS
 
@@ -93,8 +92,8 @@ class Rules:
         if not isinstance(data, dict):
             raise RulesError("rules", "must be an object")
         try:
-            key = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
-        except TypeError:  # not plain JSON (orjson's JSONEncodeError): validated below, and refused there
+            key = json_key(data)
+        except (TypeError, ValueError):  # not plain JSON: validated below, and refused there
             return cls._from_json(data)
         rules = _FROM_JSON.get(key)
         if rules is None:

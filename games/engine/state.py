@@ -6,24 +6,10 @@ current hand, everybody's face-down cards): it is stored by the server and never
 ``view()`` is what leaves towards players.
 """
 
-import json
 from dataclasses import dataclass, field, fields
 
-import orjson
-
+from .codec import json_copy
 from .rules import Rules
-
-
-def json_copy(value):
-    """A deep copy of a JSON value, and proof that it is plain JSON (a set or an object fails here).
-    orjson: every command copies the state several times (apply, save, frames), and the standard
-    library's dumps and loads were a tenth of a web process's time (docs/performance.md). Keys that are
-    not text become text, as with `json`; what orjson refuses (a lone surrogate, an integer beyond 64 bits) goes
-    through `json` as before."""
-    try:
-        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
-    except orjson.JSONEncodeError:
-        return json.loads(json.dumps(value))
 
 
 @dataclass
