@@ -116,3 +116,9 @@ def answers(frame: dict, action_id: str) -> bool:
 def acked(frame: dict) -> bool:
     """The answer `frame` says the action was applied (or was a duplicate): not an error."""
     return frame["type"] == "ack" or (frame["type"] == "update" and "ack" in frame)
+
+
+@pytest.fixture
+def no_resync(settings):
+    """The safety-net snapshots (consumers._watch_loop) off, so a test sees exactly the broadcasts."""
+    settings.GAMES_RESYNC_SECONDS = 3600

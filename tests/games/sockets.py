@@ -4,7 +4,6 @@ from the view their socket received. Helpers only: the socket's tests are tests/
 
 import json
 
-import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -143,13 +142,6 @@ async def catch_up(tabs, room) -> int:
 async def close_all(tabs) -> None:
     for tab in tabs:
         await tab.close()
-
-
-@pytest.fixture(name="no_resync")
-def no_resync_fixture(settings):
-    """The safety-net snapshots (consumers._watch_loop) off, so a test sees exactly the broadcasts. Modules import
-    it as `no_resync_fixture`: their tests' `no_resync` argument then shadows no import."""
-    settings.GAMES_RESYNC_SECONDS = 3600
 
 
 def create_room(host, preset, **kw):

@@ -12,7 +12,6 @@ from tests.games.sockets import (
     close_all,
     create_room,
     db,
-    no_resync_fixture,  # noqa: F401 (the no_resync fixture)
     seated_table,
 )
 

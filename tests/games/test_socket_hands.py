@@ -9,7 +9,6 @@ from tests.games.sockets import (
     catch_up,
     close_all,
     db,
-    no_resync_fixture,  # noqa: F401 (the no_resync fixture)
     seated_table,
     sensible_move,
 )

@@ -16,7 +16,6 @@ from tests.games.sockets import (
     create_room,
     db,
     me,
-    no_resync_fixture,  # noqa: F401 (the no_resync fixture)
     random_moves,
     seated_table,
 )
