@@ -1,7 +1,7 @@
 """The table socket, `/ws/rooms/<code>/` (docs/protocol.md). Parse and authenticate only: every
 write goes through games.services, every read of the table through games.selectors.
 
-Limits: a frame over 16 KiB closes the socket (1009); more than 20 messages in one second are
+Limits: a frame over 16 KiB closes the socket (4409); more than 20 messages in one second are
 refused with a `rate_limited` error; banned users cannot connect, muted users cannot chat.
 """
 
@@ -32,7 +32,7 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NO_ROOM = 4404
 CLOSE_ROOM_CLOSED = 4410
-CLOSE_TOO_BIG = 1009
+CLOSE_TOO_BIG = 4409  # not 1009: an application may close only with 1000 or 3000-4999 (daphne sends 1011 instead)
 
 # Every database call of a socket runs on this pool, not on asgiref's default single thread per process, where one
 # table's command would wait for the round trips of every other (docs/performance.md). Each thread has its own
@@ -86,6 +86,11 @@ def db(func):
 
 MAX_FRAME = 16 * 1024
 RATE_LIMIT = 20  # messages per second per connection
+
+
+def _not_json(constant: str):
+    """Python's json reads NaN, Infinity and -Infinity; JSON has none of them, so a frame holding one is malformed."""
+    raise ValueError(f"{constant} is not JSON")
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -168,7 +173,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error("bad_frame", "Frames are JSON text.")
             return
         try:
-            message = json.loads(text_data)
+            message = json.loads(text_data, parse_constant=_not_json)
         except (ValueError, RecursionError):  # deep nesting ([[[[...) fits in 16 KiB and exhausts the stack
             await self.error("bad_json", "A frame is one JSON object.")
             return

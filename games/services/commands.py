@@ -68,8 +68,10 @@ def action_submit(*, room_id: int, user, action: str, args: dict | None = None, 
     applied once: the second call returns the first one's version with duplicate=True.
     Raises GameError with the engine's code and message when the command is refused.
     Locks: the table row, then the wallets the command moves (wallets/services.py)."""
-    if not isinstance(action, str) or not (action in PLAYER_ACTIONS or action in ROOM_ACTIONS):
-        raise GameError("unknown_action", _("There is no action called %(action)s.") % {"action": str(action)[:40]})
+    if not isinstance(action, str):
+        raise GameError("unknown_action", _("The frame names no action: \"action\" must be a text such as \"bet\"."))
+    if action not in PLAYER_ACTIONS and action not in ROOM_ACTIONS:
+        raise GameError("unknown_action", _("There is no action called %(action)s.") % {"action": action[:40]})
     if not isinstance(action_id, str) or len(action_id) > 64 or not storable_text(action_id):
         raise GameError("bad_action_id", _("An action id is a text of at most 64 characters."))
     args = _clean_args(args)

@@ -9,7 +9,7 @@
   same table.
 - The socket (/ws/rooms/<code>/) gets frames: non-JSON text, binary, JSON that is no object, deep nesting,
   unknown types, missing fields, hostile actions, chat and reports, floods, oversized frames. It answers
-  each with one frame (an error, or the pong/snapshot/chat it asked for) or closes with 1009 for size; it
+  each with one frame (an error, or the pong/snapshot/chat it asked for) or closes with 4409 for size; it
   never logs an unexpected error and never acknowledges a refused command; a `ping` still works
   afterwards; the table and the ledger are unchanged.
 

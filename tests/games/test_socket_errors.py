@@ -8,9 +8,10 @@ import pytest
 from games.models import Table
 from tests.games.conftest import acked
 from tests.games.sockets import (
+    Tab,
     close_all,
+    create_room,
     db,
-    no_resync_fixture,  # noqa: F401 (the no_resync fixture)
     seated_table,
     table_version,
 )
@@ -42,6 +43,12 @@ MALFORMED = [
     ('{"type": "action", "action": "start_hand", "args": {}, "action_id": "m11"}', "unknown_action"),
     ('{"type": "action", "action": "timeout", "action_id": "m12"}', "unknown_action"),
     ('{"type": "action", "action": "set_seat", "args": {"seat": "s1"}, "action_id": "m13"}', "unknown_action"),
+    # NaN and the infinities are not JSON, though Python's json reads them: malformed, not a wrong amount.
+    ('{"type": "action", "action": "bet", "args": {"amount": NaN}, "action_id": "m15"}', "bad_json"),
+    ('{"type": "action", "action": "bet", "args": {"amount": Infinity}, "action_id": "m16"}', "bad_json"),
+    ('{"type": "action", "action": "bet", "args": {"amount": -Infinity}, "action_id": "m17"}', "bad_json"),
+    ('{"type": "ping", "at": NaN}', "bad_json"),
+    ('{"type": "action", "action_id": "m18"}', "unknown_action"),
     ('{"type": "chat", "text": ["hello"]}', "bad_chat"),
     ('{"type": "chat", "text": "   "}', "bad_chat"),
 ]
@@ -84,3 +91,19 @@ async def test_a_refused_action_says_why_and_carries_its_action_id(cast, no_resy
         assert await db(table_version)(room) == before
     finally:
         await close_all(tabs.values())
+
+
+async def test_an_action_frame_without_an_action_name_says_what_is_missing(cast, no_resync):
+    room = await db(create_room)(cast["alice"], "ten-half")
+    tab = Tab(cast["bob"], room.code)
+    try:
+        await tab.open()
+        for text in ('{"type": "action", "action_id": "nameless"}',
+                     '{"type": "action", "action": null, "action_id": "nameless"}',
+                     '{"type": "action", "action": ["bet"], "action_id": "nameless"}'):
+            await tab.send(text)
+            frame = await tab.reply("error")
+            assert frame == {"type": "error", "code": "unknown_action", "version": tab.version, "action_id": "nameless",
+                             "message": 'The frame names no action: "action" must be a text such as "bet".'}, text
+    finally:
+        await tab.close()

@@ -1,4 +1,4 @@
-"""The socket's limits (docs/protocol.md, "Client to server"): a frame over 16 KiB closes it with 1009, just
+"""The socket's limits (docs/protocol.md, "Client to server"): a frame over 16 KiB closes it with 4409, just
 under is read; more than 20 messages in a second are refused and not applied."""
 
 import asyncio
@@ -15,7 +15,6 @@ from tests.games.sockets import (
     close_all,
     create_room,
     db,
-    no_resync_fixture,  # noqa: F401 (the no_resync fixture)
     seated_table,
     table_version,
 )
@@ -24,7 +23,7 @@ from tests.games.sockets import (
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
 
 
-async def test_a_frame_over_16_kib_closes_the_socket_with_1009(cast, no_resync):
+async def test_a_frame_over_16_kib_closes_the_socket_with_4409(cast, no_resync):
     room, tabs = await seated_table(cast)
     bob = tabs["bob"]
     try:
