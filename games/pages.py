@@ -52,7 +52,7 @@ MAIN_KNOBS = {
     "seven-half": ["base_stake", "chip_values", "max_main_seats", "bank_max_hands", "take_bank_on_target",
                    "house_rules", "jackpot_enabled", "bet_seconds", "act_seconds", "payouts"],
     "zhejiang-ten-half": ["base_stake_rule", "base_stake", "base_stake_cap", "mode", "max_main_seats", "double_once",
-                          "escape_penalty", "bet_seconds", "act_seconds", "payouts"],
+                          "escape_penalty", "banker_multiplies", "bet_seconds", "act_seconds", "payouts"],
     "ban-luck": ["base_stake", "min_bet", "max_bet", "chip_values", "max_main_seats", "banker_forced_draw",
                  "bet_seconds", "act_seconds", "payouts"],
 }

@@ -221,6 +221,12 @@ def in_hand(s: TableState, seat_id: str) -> bool:
         seat_id in h["side"] and h["side"][seat_id]["confirmed"] and h["side"][seat_id]["amount"] > 0)
 
 
+def may_top_up(s: TableState, seat_id: str) -> bool:
+    """Top-ups are between hands (docs/rules.md): not for a seat in the hand, nor for a side bettor still
+    choosing its side bet, which would stake chips brought in during the hand."""
+    return not in_hand(s, seat_id) and not (s.phase == "betting" and seat_id in s.hand["side"])
+
+
 def do_sit(t: Table, actor: str, args: dict) -> None:
     s, r = t.s, t.rules
     if not actor or actor == "system":
@@ -316,7 +322,7 @@ def do_top_up(t: Table, actor: str, args: dict) -> None:
     s = t.s
     seat = t.seat(actor)
     amount = _int_arg(args, "amount")
-    if in_hand(s, actor):
+    if not may_top_up(s, actor):
         raise EngineError("in_hand", "Top up between hands.")
     if s.banker == actor and t.rules.bank_open == "whole-stack":
         # The whole stack is the bank: a top-up goes into it and never counts as profit.
@@ -455,7 +461,7 @@ def _pending_next(t: Table) -> None:
     queue = [c for c in p["queue"] if s.seat(c) is not None]
     if p["kind"] == "take":
         if queue:
-            _offer(t, "take", queue)
+            _offer_take(t, queue)
         else:
             s.pending = None
             s.phase = "between_hands"
@@ -618,17 +624,23 @@ def _after_hand_bank(t: Table) -> None:
     if r.take_bank_on_target and not h["bank_empty"]:
         b = t.eval(s.banker)
         if b.total != t.v.target:
+            # The hand's order is seat order from the bank (order_policy seat), the order of the offers.
             takers = [x for x in h["order"] if x != s.banker and s.seat(x) is not None
                       and any(t.v.evaluate([c[0] for c in ph["cards"]], r).total == t.v.target
                               for ph in h["hands"][x])]
-            for seat_id in takers:
-                if s.seat(seat_id)["declined_take"]:
-                    _take(t, seat_id)  # declined once: must take it now
-                    return
             if takers:
-                _offer(t, "take", takers)
+                _offer_take(t, takers)
                 return
     _bank_checks(t)
+
+
+def _offer_take(t: Table, queue: list[str]) -> None:
+    """seven-half.md "Moving the bank": the offer goes to each taker in turn; one who declined once takes it
+    when the offer reaches them, never ahead of an earlier seat."""
+    if t.s.seat(queue[0])["declined_take"]:
+        _take(t, queue[0])
+    else:
+        _offer(t, "take", queue)
 
 
 def _bank_checks(t: Table) -> None:
@@ -724,12 +736,23 @@ def _check_stake(t: Table, seat: dict, amount, base: int) -> int:
 
 
 def _default_amount(t: Table, seat: dict, base: int) -> int | None:
-    """The timeout stake: the room's base stake, lowered to what the stack allows (None: cannot play)."""
+    """The timeout stake: the room's base stake, lowered to what the stack allows (None: cannot play); in a
+    game whose stake stays (``Variant.stake_stays``), the seat's stake of the previous hand while it is allowed."""
     low, high = _stake_limits(t, seat, base)
+    if t.v.stake_stays:
+        last = _last_stake(t.s, seat["id"])
+        if low <= last <= high and not (t.rules.bet_multiple and last % t.rules.base_stake):
+            return last
     amount = min(max(base, low), high)
     if t.rules.bet_multiple:
         amount -= amount % t.rules.base_stake
     return amount if amount >= low and amount > 0 else None
+
+
+def _last_stake(s: TableState, seat_id: str) -> int:
+    """The seat's stake in the previous hand (its first hand's), 0 when it did not challenge in it."""
+    hands = (s.last_hand or {}).get("hands", {}).get(seat_id)
+    return hands[0]["stake"] if hands else 0
 
 
 def do_start_hand(t: Table, actor: str, args: dict) -> None:

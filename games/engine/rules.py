@@ -61,6 +61,7 @@ class Rules:
     mode: str = "classic"
     double_once: bool = False
     escape_penalty: bool = False
+    banker_multiplies: bool = False
     challenger_min_stand: int | None = None
     jackpot_enabled: bool = False
     house_rules: bool = False
@@ -278,6 +279,9 @@ KNOB_SPECS = (
          gettext_noop("A challenger may double once per hand, take one card and end the turn."), {}),
     Knob("escape_penalty", "bool", gettext_noop("Escape penalty"),
          gettext_noop("Leaving mid-hand forfeits the stake (a banker pays every stake)."), {}),
+    Knob("banker_multiplies", "bool", gettext_noop("Banker's hands multiply"),
+         gettext_noop("House rule: a banker who wins with a special hand is paid that hand's multiplier (off: a "
+                      "losing challenger pays the stake)."), {}),
     Knob("challenger_min_stand", "int?", gettext_noop("Challengers stand from"),
          gettext_noop("Challengers may not stand below this total."), {"min": 1, "max": 21}),
     Knob("jackpot_enabled", "bool", gettext_noop("Jackpot"),
@@ -323,8 +327,8 @@ KNOBS = knobs()
 
 def validate(r: Rules) -> None:
     """Raise RulesError naming the first knob that is wrong or incoherent with the others: each knob's type
-    and limits, the game's deck, seats and own constraints (``Variant.check_rules``), the checks every game
-    shares, then the settings only another game may turn on (``Variant.own_settings``)."""
+    and limits, the game's deck, seats and own constraints (``Variant.check_rules``), the settings only another
+    game may turn on (``Variant.own_settings``), then the checks every game shares."""
     for name, kind, _label, _help, limits in KNOB_SPECS:
         v = getattr(r, name)
         if kind in ("int", "int?"):
@@ -360,6 +364,11 @@ def validate(r: Rules) -> None:
     if not lo <= r.max_main_seats <= hi:
         raise RulesError("max_main_seats", f"{r.game} seats {lo} to {hi} main players")
     game.check_rules(r)
+    for other in VARIANTS.values():
+        if other is not game:
+            for setting in other.own_settings:
+                if setting.is_on(r):
+                    raise RulesError(setting.knob, setting.why)
     if r.min_bet is not None and r.max_bet is not None and r.min_bet > r.max_bet:
         raise RulesError("min_bet", "must not be above max_bet")
     if r.max_bet is not None and r.max_bet < r.base_stake:
@@ -372,8 +381,3 @@ def validate(r: Rules) -> None:
         raise RulesError("bank_max_hands", "is needed by the max-hands banker policy")
     if r.first_banker == "draw" and r.bank_open != "whole-stack":
         raise RulesError("first_banker", "a drawn banker opens with the whole stack (bank_open whole-stack)")
-    for other in VARIANTS.values():
-        if other is not game:
-            for setting in other.own_settings:
-                if setting.is_on(r):
-                    raise RulesError(setting.knob, setting.why)

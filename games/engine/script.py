@@ -1,9 +1,11 @@
-"""``run_script(data) -> dict``: play one scripted hand (the ``play_script`` management command).
+"""``run_script(data) -> dict``: play a scripted hand (the ``play_script`` management command).
 
 The script format is in docs/engine.md ("Scripts"). Seats are listed clockwise and their names are
 their seat ids. ``deck`` stacks the top of the deck in dealing order; ``dice`` fixes the roll. Betting
 actions come first; the first other action (or the end) closes betting with the timeout defaults.
 Bots and forced plays act by themselves; when the actions run out, every remaining turn times out.
+``["system", "next_hand", card, ...]`` plays the hand out and deals the next one (its top cards given);
+the output is the last hand's.
 """
 
 import hashlib
@@ -57,6 +59,16 @@ class _Runner:
             else:
                 return
 
+    def finish_hand(self) -> None:
+        """Play the hand out: bots act, and every other bet or turn left times out."""
+        for _ in range(10_000):
+            phase = self.state.phase
+            if phase not in ("betting", "playing"):
+                return
+            self.run_bots()
+            if self.state.phase == phase:
+                self.do("system", "timeout")
+
 
 def _parse_action(entry) -> tuple[str, str, dict]:
     if not isinstance(entry, list) or len(entry) < 2 or not all(isinstance(x, (str, int)) for x in entry):
@@ -71,6 +83,8 @@ def _parse_action(entry) -> tuple[str, str, dict]:
             return seat, word, {"seat": rest[0]}
         if word in ("open_bank", "refill", "top_up", "seed_jackpot"):
             return seat, word, {"amount": rest[0]}
+        if word == "next_hand":
+            return seat, word, {"deck": list(rest)}
     except IndexError:
         raise ScriptError(f"The action {word!r} needs more arguments: {entry!r}") from None
     return seat, word, {}
@@ -133,7 +147,12 @@ def run_script(data: dict) -> dict:
                 run.do("system", "timeout")
         if run.state.phase == "playing":
             run.run_bots()
-        if word == "timeout":
+        if word == "next_hand":
+            # The hand on the table is played out; the next one's seed is SHA-256 of "{seed}:{hand number}".
+            run.finish_hand()
+            seed = hashlib.sha256(f"{start['seed_hex']}:{run.state.hand_no + 1}".encode()).hexdigest()
+            run.do("system", "start_hand", {"seed_hex": seed, **args} if args["deck"] else {"seed_hex": seed})
+        elif word == "timeout":
             s = run.state
             if s.phase not in ("playing", "betting", "bank_decision"):
                 raise EngineError("wrong_phase", "No deadline is running.")
@@ -142,18 +161,7 @@ def run_script(data: dict) -> dict:
             run.do("system", "timeout")
         else:
             run.do(seat, word, args)
-    for _ in range(10_000):
-        s = run.state
-        if s.phase == "betting":
-            run.run_bots()
-            if run.state.phase == "betting":
-                run.do("system", "timeout")
-        elif s.phase == "playing":
-            run.run_bots()
-            if run.state.phase == "playing":
-                run.do("system", "timeout")
-        else:
-            break
+    run.finish_hand()
     return _output(run)
 
 
@@ -162,7 +170,9 @@ def _output(run: _Runner) -> dict:
     last = s.last_hand
     if last is None:
         raise EngineError("no_hand", "The hand did not finish.")
-    settled = next(e for e in run.events if e["type"] == "hand_settled")
+    overs = [i for i, e in enumerate(run.events) if e["type"] == "hand_over"]
+    events = run.events[overs[-2] + 1:] if len(overs) > 1 else run.events  # the last hand's, from its start
+    settled = next(e for e in events if e["type"] == "hand_settled")
     banker = last["banker"]
     stacks = dict(settled["stacks"])
     stacks[banker] = stacks.get(banker, 0) + settled["bank"]
@@ -182,7 +192,7 @@ def _output(run: _Runner) -> dict:
         "commitment": last["commitment"], "seed": last["seed"],
         "next_banker": s.banker, "phase_after": s.phase,
     }
-    for e in run.events:
+    for e in events:
         if e["type"] == "jackpot_won":
             out["jackpot_won"] = {"seat": e["seat"], "amount": e["amount"]}
         if e["type"] == "bank_draw":

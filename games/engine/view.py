@@ -5,7 +5,7 @@ A face-down card is shown to its owner as ``{"card": "9H", "up": false}`` and to
 for hands whose every card the viewer can see. The seed appears only once the hand is over.
 """
 
-from .machine import IN_HAND, Table, _net_profit, in_hand, play_actions
+from .machine import IN_HAND, Table, _net_profit, may_top_up, play_actions
 from .rules import Rules
 from .state import TableState, json_copy
 
@@ -51,7 +51,7 @@ def legal_actions(state: TableState, seat_id: str | None) -> list[str]:
             out.append("open_bank")
         if r.jackpot_enabled and seat["host"]:
             out.append("seed_jackpot")
-    if not in_hand(s, seat_id):
+    if may_top_up(s, seat_id):
         out.append("top_up")
     if not seat["leaving"]:
         out.append("leave")

@@ -1,9 +1,14 @@
 """A small named cast for engine tests: B banks, C1..C3 challenge, S1/S2 side bet."""
 
+import json
+import pathlib
+
 from games.engine import Command, apply, new_table, rules_from, view
+from games.engine.script import run_script
 from games.engine.variants import VARIANTS
 
 SEED = "11" * 32
+SCRIPTS = pathlib.Path(__file__).parent / "scripts"
 
 
 class Game:
@@ -84,3 +89,8 @@ def compare(preset, challenger, banker, **overrides):
     rules = rules_from(preset, overrides)
     v = VARIANTS[rules.game]
     return v.compare(v.evaluate(challenger, rules), v.evaluate(banker, rules), rules)
+
+
+def script(name):
+    """The output of the golden script tests/engine/scripts/NAME.json (its .expected.json holds the same)."""
+    return run_script(json.loads((SCRIPTS / f"{name}.json").read_text()))

@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import EngineError, rules_from, view
 
-from .helpers import Game, compare, ev
+from .helpers import Game, compare, ev, script
 
 P = "ban-luck"
 
@@ -117,6 +117,31 @@ def test_default_stake_is_lowered_to_a_third_of_the_stack():
     g.start()
     g.close_betting()
     assert g.state.hand["bets"]["C1"]["amount"] == 5
+
+
+def test_the_bet_stays_in_the_box_the_previous_stake_is_the_default_while_it_fits():
+    g = game(seats={"B": 3000, "C1": 300, "C2": 300, "C3": 300})
+    g.start(deck=["10S", "10H", "10C", "10D", "9S", "6H", "7C", "8D"])  # C1 19, C2 16, C3 17, B 18
+    g.do("C1", "bet", amount=60)
+    g.do("C2", "bet", amount=100)
+    g.do("C3", "bet", amount=90)
+    g.play_out()  # C1 wins 60, C2 and C3 lose
+    g.do("C3", "top_up", amount=300)  # 510: a third still holds 90
+    g.start(seed="22" * 32)
+    g.close_betting()
+    # C2's 100 is above a third of its 200 now: the base stake instead (scripts/ban-luck-stake-stays.json).
+    assert {k: b["amount"] for k, b in g.state.hand["bets"].items()} == {"C1": 60, "C2": 10, "C3": 90}
+    assert [(r["bettor"], r["stake"]) for r in script("ban-luck-stake-stays")["results"]] == [("C1", 60), ("C2", 10)]
+
+
+def test_only_chinese_blackjack_keeps_the_previous_stake():
+    g = Game("ten-half", seats={"B": 1000, "C1": 1000})
+    g.start(dice=[1, 1])
+    g.do("C1", "bet", amount=50)
+    g.play_out()
+    g.start(seed="22" * 32, dice=[1, 1])
+    g.close_betting()
+    assert g.state.hand["bets"]["C1"]["amount"] == 10  # the room's base stake (rules/README.md)
 
 
 # -- Challengers' turns --------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ PRESET_OVERRIDES = {
                                                       "max_main_seats": st.integers(3, 8)}),
     "zhejiang-ten-half": st.fixed_dictionaries({}, optional={
         "mode": st.sampled_from(["classic", "extended"]),
-        "base_stake_rule": st.sampled_from(["fixed", "poorest-share", "banker-sixtieth"])}),
+        "base_stake_rule": st.sampled_from(["fixed", "poorest-share", "banker-sixtieth"]),
+        "banker_multiplies": st.booleans()}),
     "ban-luck": st.fixed_dictionaries({}, optional={"banker_forced_draw": st.booleans()}),
 }
 

@@ -46,6 +46,15 @@ def test_an_incoherent_rule_set_names_the_knob(overrides, knob):
     assert e.value.knob == knob and e.value.code == "invalid_rules" and isinstance(e.value, EngineError)
 
 
+@pytest.mark.parametrize("slug", ["ten-half", "zhejiang-ten-half", "ban-luck"])
+def test_a_card_draw_for_the_first_bank_is_refused_outside_seven_and_a_half(slug):
+    # The draw ranks Spanish cards (seven-half.md "Choosing the first bank"): elsewhere it is refused, not a crash.
+    with pytest.raises(RulesError) as e:
+        rules_from(slug, {"first_banker": "draw", "bank_open": "whole-stack"})
+    assert e.value.knob == "first_banker" and "Seven and a Half" in e.value.message
+    assert rules_from("seven-half", {"first_banker": "draw"}).first_banker == "draw"
+
+
 def test_overrides_merge_payouts():
     r = rules_from("ten-half", {"payouts": {"five-dragons": 3}})
     assert r.payout("five-dragons") == 3 and r.payout("ten-and-a-half") == 2

@@ -5,7 +5,7 @@ import pytest
 from games.engine import EngineError, rules_from, view
 from games.engine.cards import SPANISH_40
 
-from .helpers import Game, compare, ev
+from .helpers import Game, compare, ev, script
 
 P = "seven-half"
 HOUSE = {"house_rules": True}
@@ -255,6 +255,21 @@ def test_several_seven_and_a_halfs_offer_the_bank_in_seat_order():
     assert g.state.pending == {"kind": "take", "seat": "C1", "queue": ["C2"]}
     g.do("C1", "decline_bank")
     assert g.state.pending["seat"] == "C2"
+
+
+def test_a_player_who_must_take_the_bank_does_not_jump_ahead_of_an_earlier_seat():
+    g = game()
+    g.state.seat("C2")["declined_take"] = True  # C2 declined the bank in an earlier hand
+    g.start(deck=["7O", "7C", "3C", "5B", "KO", "JC"])
+    g.close_betting()
+    g.do("C1", "hit")
+    g.do("C2", "hit")
+    g.play_out()
+    assert g.state.banker == "B" and g.state.pending == {"kind": "take", "seat": "C1", "queue": ["C2"]}
+    g.do("C1", "decline_bank")
+    assert g.state.banker == "C2" and g.of("bank_taken")  # the offer reached C2, who must take it
+    # The same over two hands: C2 declines, then C1 is offered first and takes it.
+    assert script("seven-half-take-bank-in-seat-order")["next_banker"] == "C1"
 
 
 def test_nobody_holds_the_bank_more_than_three_consecutive_hands():

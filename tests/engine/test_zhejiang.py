@@ -5,7 +5,7 @@ import pytest
 from games.engine import EngineError, rules_from, view
 from games.engine.cards import FRENCH_54
 
-from .helpers import Game, compare, ev
+from .helpers import Game, compare, ev, script
 
 P = "zhejiang-ten-half"
 EXT = {"mode": "extended"}
@@ -90,9 +90,32 @@ def test_same_class_total_and_card_count_the_banker_wins():
     assert compare(P, ["4S", "5S"], ["4H", "5H"]) == ("lose", 1)
 
 
-def test_winner_is_paid_the_multiplier_of_the_winners_class_banker_too():
-    assert compare(P, ["9S"], ["10S", "KH"]) == ("lose", 2)
-    assert compare(P, ["10S", "2S"], ["JS", "QS", "KS", "BJ", "RJ"]) == ("lose", 4)
+def test_a_winning_challenger_is_paid_their_own_class_and_a_loser_pays_the_stake_whatever_the_banker_holds():
+    assert compare(P, ["10S", "KH"], ["9H"]) == ("win", 2)
+    assert compare(P, ["9S"], ["10S", "KH"]) == ("lose", 1)
+    assert compare(P, ["10S", "2S"], ["JS", "QS", "KS", "BJ", "RJ"]) == ("lose", 1)
+
+
+def test_house_rule_banker_multiplies_pays_the_banker_the_multiplier_of_its_class():
+    assert compare(P, ["9S"], ["10S", "KH"], banker_multiplies=True) == ("lose", 2)
+    assert compare(P, ["10S", "2S"], ["JS", "QS", "KS", "BJ", "RJ"], banker_multiplies=True) == ("lose", 4)
+
+
+def test_a_banker_ten_and_a_half_wins_exactly_the_stake_and_twice_it_with_banker_multiplies():
+    # zhejiang.md: 莊家沒有翻倍，只有閑家才能翻倍; C2 doubled its stake (scripts/zhejiang-banker-*.json).
+    paid = [(r["bettor"], r["stake"], r["outcome"], r["paid"]) for r in script(
+        "zhejiang-banker-ten-half-wins-the-stake")["results"]]
+    assert paid == [("C1", 10, "lose", 10), ("C2", 20, "lose", 20)]
+    house = script("zhejiang-banker-multiplies-house-rule")
+    assert house["hands"]["B"]["class"] == "ten-and-a-half"
+    assert [(r["bettor"], r["paid"]) for r in house["results"]] == [("C1", 20), ("C2", 40)]
+
+
+def test_banker_multiplies_is_a_zhejiang_setting_off_by_default():
+    assert rules_from(P).banker_multiplies is False
+    with pytest.raises(EngineError) as e:
+        rules_from("ten-half", {"banker_multiplies": True})
+    assert e.value.knob == "banker_multiplies"
 
 
 # -- Stake ---------------------------------------------------------------------------------------------
@@ -195,7 +218,9 @@ def test_a_bust_ends_the_turn():
 
 
 def test_loss_is_capped_at_the_losers_stack():
-    g = game(rules={"base_stake_rule": "fixed", "base_stake": 100}, seats={"B": 5000, "C1": 150})
+    # Only the house rule can cost more than the stake (a double needs twice the stake in the stack).
+    g = game(rules={"base_stake_rule": "fixed", "base_stake": 100, "banker_multiplies": True},
+             seats={"B": 5000, "C1": 150})
     g.start(deck=["9S", "JS", "QS", "KS", "BJ", "RJ"])
     g.do("C1", "stand")
     for _ in range(4):

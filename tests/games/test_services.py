@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games import selectors, services
 from games.models import Hand, HandEvent, HandSeat, Room, Seat
 from tests.games.conftest import (
     BEANS,
@@ -169,6 +169,31 @@ def test_top_up_between_hands_and_not_during_one(cast):
     # The next hand started at once (eager); bob leaves it by sitting out? No: top up is refused again.
     assert state(room)["phase"] == "betting"
     assert_holds_match_table(room)
+
+
+def test_a_side_bettor_tops_up_between_hands_only(cast, settings):
+    settings.GAMES_NEXT_HAND_SECONDS = 3600  # the hand over, the table waits between hands
+    room = services.room_create(host=cast["alice"], preset="ten-half")
+    for name in ("alice", "bob", "chen"):
+        services.seat_take(room_id=room.pk, user=cast[name], buy_in=500)
+    services.seat_take(room_id=room.pk, user=cast["dara"], buy_in=500, role="side")
+    act(room, cast["alice"], "start")
+    act(room, cast["alice"], "open_bank", amount=500)
+    dara, version = seat_of(room, cast["dara"]), table(room).version
+    assert state(room)["hand"]["side"][dara]["confirmed"] is False  # betting: dara has not chosen a side bet
+    assert "top_up" not in selectors.snapshot(room, cast["dara"])["view"]["legal_actions"]
+    with pytest.raises(services.GameError) as e:
+        act(room, cast["dara"], "top_up", amount=100)
+    assert e.value.code == "in_hand"  # what a challenger in the hand is told
+    assert table(room).version == version and balances_for(cast["dara"])["beans"]["held"] == 500
+    bet_all(room, cast, names=("bob", "chen"))
+    act(room, cast["dara"], "side_bet", backs=seat_of(room, cast["bob"]), amount=20)
+    play_out(room)
+    assert state(room)["phase"] == "between_hands"
+    assert "top_up" in selectors.snapshot(room, cast["dara"])["view"]["legal_actions"]
+    act(room, cast["dara"], "top_up", amount=100)
+    assert_holds_match_table(room)
+    assert_ledger_clean()
 
 
 def test_zhejiang_escape_penalty_moves_the_stake_in_the_ledger(cast):

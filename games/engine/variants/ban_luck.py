@@ -51,6 +51,7 @@ class BanLuck(Variant):
     basic_threshold = 17
     special_ranks = {"ban-ban": 3, "ban-luck": 2}  # "Specials are settled at once, before anyone draws"
     bust_settles_at_once = True  # "Over 21 loses at once"
+    stake_stays = True  # the bet stays in the box: a timeout stakes the previous hand's stake (docs/rules.md)
     simulation_overrides = {"max_bet": None}  # a simulated base stake may be above the preset's largest stake
 
     def check_rules(self, rules):

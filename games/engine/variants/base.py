@@ -59,6 +59,7 @@ class Variant:
     bust_settles_at_once = False  # a challenger's bust loses when drawn, even if the bank busts later
     shoe = False  # the stock lasts from hand to hand and the discards are reshuffled when it runs out
     covers_table = False  # after each hand a bank below its cover passes on (Variant.smallest_bank)
+    stake_stays = False  # the default stake is the seat's stake of the previous hand while the limits allow it
     simulation_overrides: dict = {}  # settings simulate() plays with so that every stake is one base stake
 
     def points(self, code: str) -> int:

@@ -17,9 +17,12 @@ class SevenHalf(Variant):
     deck = "spanish-40"
     main_seats = (2, 8)
     payout_classes = ("ordinary", "seven-and-a-half", "natural")
-    own_settings = (OwnSetting("jackpot_enabled", "the jackpot is a Seven and a Half rule"), *(
-        OwnSetting(name, "is a Seven and a Half house rule")
-        for name in ("house_rules", "double_down", "split", "four_discard", "secret_pair", "mort")))
+    own_settings = (
+        OwnSetting("jackpot_enabled", "the jackpot is a Seven and a Half rule"),
+        # The draw ranks Spanish cards (seven-half.md "Choosing the first bank"; machine._draw_rank).
+        OwnSetting("first_banker", "a card draw for the first bank is a Seven and a Half rule", on="draw"),
+        *(OwnSetting(name, "is a Seven and a Half house rule")
+          for name in ("house_rules", "double_down", "split", "four_discard", "secret_pair", "mort")))
     target = 15
     basic_threshold = 11  # stand from 5½
     bust_settles_at_once = True  # "turns the hand face up and loses at once, even if the bank busts later"

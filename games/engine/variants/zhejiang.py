@@ -21,7 +21,8 @@ class Zhejiang(Variant):
     main_seats = (2, 4)
     payout_classes = ("ordinary", "ten-and-a-half", "five-small", "five-pictures", "heavenly-king", "six-small",
                       "seven-small", "eight-small", "nine-small", "grand-heavenly-king")
-    own_settings = (OwnSetting("double_once", "is a Zhejiang rule (Seven and a Half has double_down)"),)
+    own_settings = (OwnSetting("double_once", "is a Zhejiang rule (Seven and a Half has double_down)"),
+                    OwnSetting("banker_multiplies", "is a Zhejiang house rule"))
     target = 21
     basic_threshold = 16
     simulation_overrides = {"base_stake_rule": "fixed"}
@@ -70,14 +71,17 @@ class Zhejiang(Variant):
         return Eval(cls, total, len(cards), False, rules.payout(cls), RANK[cls])
 
     def compare(self, c, b, rules):
-        # zhejiang.md "Comparing": the winner is paid the multiplier of the *winner's* class.
+        # zhejiang.md "Comparing": a winning challenger is paid their own class's multiplier; the banker has
+        # none (莊家沒有翻倍), so a losing challenger pays the stake, unless the room's house rule
+        # banker_multiplies pays the banker its class's multiplier.
+        lose = (LOSE, b.mult if rules.banker_multiplies else 1)
         if c.bust:
-            return LOSE, b.mult  # both bust: the banker wins (a bust is worth x1)
+            return lose  # both bust: the banker wins (a bust is worth x1)
         if b.bust:
             return WIN, c.mult
         if (c.rank, c.total, c.n) > (b.rank, b.total, b.n):
             return WIN, c.mult
-        return LOSE, b.mult  # same class, total and count: the banker wins
+        return lose  # same class, total and count: the banker wins
 
     def visibility(self, hand, is_banker, in_turn, rules):
         # "the first card is hidden from everyone else"; the others are dealt face up.
