@@ -122,3 +122,23 @@ def acked(frame: dict) -> bool:
 def no_resync(settings):
     """The safety-net snapshots (consumers._watch_loop) off, so a test sees exactly the broadcasts."""
     settings.GAMES_RESYNC_SECONDS = 3600
+
+
+def user_of(room, seat_id):
+    uid = next(int(k) for k, v in table(room).meta["users"].items() if v == seat_id)
+    return get_user_model().objects.get(pk=uid)
+
+
+def ten_half_table(cast, *, buy_in=500, **overrides):
+    """alice hosts and banks 500; bob, chen and dara challenge. Returns the room in its first betting."""
+    room = services.room_create(host=cast["alice"], preset="ten-half", overrides=overrides)
+    for name in ("alice", "bob", "chen", "dara"):
+        services.seat_take(room_id=room.pk, user=cast[name], buy_in=buy_in)
+    act(room, cast["alice"], "start")
+    act(room, cast["alice"], "open_bank", amount=buy_in)
+    return room
+
+
+def bet_all(room, cast, names=("bob", "chen", "dara"), amount=20):
+    for name in names:
+        act(room, cast[name], "bet", amount=amount)

@@ -13,10 +13,13 @@ from tests.games.conftest import (
     act,
     assert_holds_match_table,
     assert_ledger_clean,
+    bet_all,
     expire,
     seat_of,
     state,
     table,
+    ten_half_table,
+    user_of,
 )
 from wallets.models import Account
 from wallets.selectors import balances_for
@@ -25,21 +28,6 @@ User = get_user_model()
 
 # Commits matter here: the broadcast and the next wake run on commit.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def user_of(room, seat_id):
-    uid = next(int(k) for k, v in table(room).meta["users"].items() if v == seat_id)
-    return User.objects.get(pk=uid)
-
-
-def ten_half_table(cast, *, buy_in=500, **overrides):
-    """alice hosts and banks 500; bob, chen and dara challenge. Returns the room in its first betting."""
-    room = services.room_create(host=cast["alice"], preset="ten-half", overrides=overrides)
-    for name in ("alice", "bob", "chen", "dara"):
-        services.seat_take(room_id=room.pk, user=cast[name], buy_in=buy_in)
-    act(room, cast["alice"], "start")
-    act(room, cast["alice"], "open_bank", amount=buy_in)
-    return room
 
 
 def play_out(room, *, action="stand", limit=60, idle=(), clock=None):
@@ -60,11 +48,6 @@ def play_out(room, *, action="stand", limit=60, idle=(), clock=None):
         except services.GameError:
             act(room, user, "stand")
     raise AssertionError("the hand did not end")
-
-
-def bet_all(room, cast, names=("bob", "chen", "dara"), amount=20):
-    for name in names:
-        act(room, cast[name], "bet", amount=amount)
 
 
 # --- rooms -----------------------------------------------------------------------------------------------
