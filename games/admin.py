@@ -1,4 +1,4 @@
-"""The games in the admin: rooms (rule settings, kick, close), hands (read-only, all cards), chat
+"""The games in the admin: rooms (rule settings, kick, close), hands (read-only, all cards, share links), chat
 (hide), reports (the queue), house variants, the moderation log (read-only), and the dashboard.
 
 Every write goes through games.moderation (a reason, a permission, a log row); nothing here edits
@@ -31,6 +31,7 @@ from games.models import (
     GameSetting,
     Hand,
     HandEvent,
+    HandShare,
     HouseVariant,
     ModerationLog,
     Report,
@@ -164,16 +165,28 @@ class HandEventInline(ReadOnlyMixin, admin.TabularInline):
     ordering = ["version", "seq"]
 
 
+class HandShareInline(ReadOnlyMixin, admin.TabularInline):
+    """Who made a share link of the hand, and whether it is revoked (the token is the link: not shown)."""
+
+    model = HandShare
+    fields = ["created_by", "created_at", "revoked_at"]
+    readonly_fields = fields
+    extra = 0
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.has_perm("games.view_hand")
+
+
 @admin.register(Hand)
 class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    """Read-only, with every card (moderators only). "View on site" opens the public record."""
+    """Read-only, with every card (moderators only). "View on site" opens the record, which moderators may read."""
 
     list_display = ["__str__", "room", "number", "started_at", "ended_at", "players_list", "record"]
     list_select_related = ["room"]
     search_fields = ["room__code", "players__user__username"]
     date_hierarchy = "started_at"
     readonly_fields = ["record", "room", "number", "rules", "commitment", "seed", "started_at", "ended_at", "summary"]
-    inlines = [HandEventInline]
+    inlines = [HandEventInline, HandShareInline]
 
     def has_view_permission(self, request, obj=None) -> bool:
         return request.user.has_perm("games.view_hand")
@@ -186,7 +199,7 @@ class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def record(self, hand):
         if not hand.is_over:
             return _("in play")
-        return format_html('<a href="{}">{}</a>', hand.get_absolute_url(), _("public record"))
+        return format_html('<a href="{}">{}</a>', hand.get_absolute_url(), _("record"))
 
 
 # --- chat and reports -----------------------------------------------------------------------------------

@@ -5,7 +5,9 @@
   the next moment something is due (`wake_at`: a deadline, a bot's turn, the next hand).
 - `Seat`: a user (or a bot account) at the table, with the wallet hold behind its stack.
 - `Hand`, `HandEvent`, `HandSeat`: the record of each hand (frozen rules, shuffle commitment, seed
-  revealed afterwards, every event in order, each seat's net result).
+  revealed afterwards, every event in order, each seat's net result), read by its unguessable `key`.
+- `HandShare`, `RoomVisit`: who else may read a hand record: a share link, the users who came to the room
+  (docs/rules.md, "Who may read a hand record").
 - `ChatMessage`: the room's chat.
 
 Writes go through games.services only. `Table.state` holds secrets (the stock, face-down cards):
@@ -18,6 +20,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS
@@ -34,6 +37,7 @@ assert {slug for slug, _label in PRESET_CHOICES} == set(PRESETS)
 
 
 def new_invite_token() -> str:
+    """An unguessable URL token: 22 characters, 128 random bits (invites, hand keys, share links)."""
     return secrets.token_urlsafe(16)
 
 
@@ -182,6 +186,8 @@ class Room(models.Model):
 
 class Hand(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="hands")
+    # The record's URL names the hand by this key, never by its sequential pk (migration 0013 filled old rows).
+    key = models.CharField(_("key"), max_length=22, unique=True, default=new_invite_token, editable=False)
     number = models.PositiveIntegerField(_("hand"))
     rules = FastJSONField(_("rules"))
     commitment = models.CharField(_("shuffle commitment"), max_length=64)
@@ -200,7 +206,7 @@ class Hand(models.Model):
         return f"{self.room.code} #{self.number}"
 
     def get_absolute_url(self) -> str:
-        return reverse("games:hand", kwargs={"pk": self.pk})
+        return reverse("games:hand", kwargs={"key": self.key})
 
     @property
     def is_over(self) -> bool:
@@ -311,6 +317,44 @@ class HandSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat_id} in hand {self.hand_id}: {self.delta:+d}"
+
+
+class HandShare(models.Model):
+    """A link to one hand record that a reader of it made: anyone logged in reads the hand through it until its
+    maker revokes it (games/hand_records.py). A revoked link stays, with its time, for the admin."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="shares")
+    token = models.CharField(_("token"), max_length=22, unique=True, default=new_invite_token, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("hand share link")
+        verbose_name_plural = _("hand share links")
+
+    def __str__(self) -> str:
+        return f"share of hand {self.hand_id} by {self.created_by_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:hand_shared", kwargs={"token": self.token})
+
+
+class RoomVisit(models.Model):
+    """A user came to a room's table (its page): from then on they watched it, so its hands that end afterwards
+    are theirs to read. One row per user and room, with the first time."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    first_at = models.DateTimeField(_("first came"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("room visit")
+        verbose_name_plural = _("room visits")
+        constraints = [models.UniqueConstraint(fields=["room", "user"], name="games_one_visit_per_room")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.room_id} since {self.first_at:%Y-%m-%d %H:%M}"
 
 
 class ChatMessage(models.Model):

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games import selectors
 from games.engine import KNOBS, PRESETS, find_variant
 from games.models import PRESET_CHOICES, Hand, HandSeat, Room, Seat
 
@@ -157,9 +158,9 @@ def records_csv(rows, base_url: str) -> str:
     return out.getvalue()
 
 
-def room_hands(room: Room, limit: int = 50) -> list[Hand]:
-    """A room's finished hands, newest first (an unfinished hand has no record yet)."""
-    return list(Hand.objects.filter(room=room, ended_at__isnull=False).order_by("-number")[:limit])
+def room_hands(room: Room, user, limit: int = 50) -> list[Hand]:
+    """A room's finished hands whose record `user` may read, newest first (an unfinished hand has no record yet)."""
+    return list(selectors.hands_visible_to(user).filter(room=room).order_by("-number")[:limit])
 
 
 # --- a finished hand, event by event -------------------------------------------------------------------

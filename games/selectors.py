@@ -1,16 +1,19 @@
 """Reads of rooms, tables and hand records. Nothing here writes or locks.
 
 Everything that reaches a player goes through `engine.view` (the live table, here and in games/frames.py) or
-`hand_record` (a hand, only once it is over): the stored state and events hold face-down cards.
+`hand_record` (a hand, only once it is over): the stored state and events hold face-down cards. Who may read a
+hand's record is `hands_visible_to` alone; every page and API answer that shows one asks it.
 """
 
 from collections import OrderedDict
+from typing import NamedTuple
 
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
 
 from games.engine import state_from_json, view
-from games.frames import chat_json
-from games.models import ChatMessage, Hand, HandEvent, HandSeat, Room, Seat, Table
+from games.frames import chat_json, record_update, update_frame
+from games.models import ChatMessage, ClubMember, Hand, HandEvent, HandSeat, HandShare, Room, RoomVisit, Seat, Table
 
 CHAT_HISTORY = 50
 
@@ -61,6 +64,40 @@ def snapshot(room: Room, user) -> dict:
     }
 
 
+class Updates(NamedTuple):
+    """`updates_since`: one viewer's update frames as (version, text), the viewer's seat id, the room open or not."""
+
+    frames: list[tuple[int, str]]
+    seat: str | None
+    open: bool
+
+
+def updates_since(room_id: int, user, after: int) -> Updates | None:
+    """`user`'s update frames of the table's versions after `after`, rebuilt from the stored events (docs/protocol.md,
+    "Gaps"): each version's events as its live update showed them to this viewer, the last version with the table's
+    view. None when they begin before the current hand: a snapshot answers then."""
+    table = Table.objects.select_related("room").get(pk=room_id)
+    seat_id = (table.meta.get("users") or {}).get(str(user.pk))
+    updates = Updates([], seat_id, table.room.is_open)
+    if after >= table.version:
+        return updates
+    if table.hand_id is not None:
+        first = HandEvent.objects.filter(hand_id=table.hand_id).order_by("version").values_list("version", flat=True)
+        if after + 1 < first.first():  # the hand's `hand_started`
+            return None
+    events: dict[int, list[dict]] = {}
+    rows = HandEvent.objects.filter(room_id=room_id, version__gt=after, version__lte=table.version)
+    for version, data in rows.order_by("version", "seq").values_list("version", "data"):
+        events.setdefault(version, []).append(data)
+    last = table.version
+    updates.frames.extend((version, record_update(version, events.get(version, []), seat_id))
+                          for version in range(after + 1, last))
+    state = state_at(room_id, last, table.state)
+    updates.frames.append((last, update_frame(last, state, events.get(last, []), seat_id,
+                                              table.meta.get("started", False), table.meta.get("start_refused"))))
+    return updates
+
+
 def hands_for(user, *, room_code: str | None = None, game: str | None = None):
     """The user's finished hands, newest first, with their net result (the records page)."""
     rows = HandSeat.objects.filter(user=user, hand__ended_at__isnull=False).select_related("hand", "hand__room")
@@ -69,6 +106,37 @@ def hands_for(user, *, room_code: str | None = None, game: str | None = None):
     if game:
         rows = rows.filter(hand__room__preset=game)
     return rows.order_by("-hand_id")
+
+
+def hands_visible_to(user) -> QuerySet[Hand]:
+    """The finished hands whose record `user` may read (docs/rules.md, "Who may read a hand record"): who sat in the
+    hand (main seat or side bet), who came to the room before it ended, the room's host, the members of the room's
+    club, and moderators (the `view_hand` permission)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return Hand.objects.none()
+    finished = Hand.objects.filter(ended_at__isnull=False)
+    if user.has_perm("games.view_hand"):
+        return finished
+    sat = HandSeat.objects.filter(hand=OuterRef("pk"), user=user)
+    watched = RoomVisit.objects.filter(room=OuterRef("room"), user=user, first_at__lte=OuterRef("ended_at"))
+    member = ClubMember.objects.filter(club=OuterRef("room__club"), user=user)
+    return finished.filter(Q(room__host=user) | Exists(sat) | Exists(watched) | Exists(member))
+
+
+def hand_visible_to(hand: Hand, user) -> bool:
+    """`user` may read `hand`'s record (`hands_visible_to`); anyone else is answered 404, never 403."""
+    return hands_visible_to(user).filter(pk=hand.pk).exists()
+
+
+def hand_shared(token: str) -> HandShare | None:
+    """The share link `token` while it is not revoked, with its finished hand, room and maker."""
+    return (HandShare.objects.filter(token=token, revoked_at__isnull=True, hand__ended_at__isnull=False)
+            .select_related("hand__room", "created_by").first())
+
+
+def hand_shares(hand: Hand, user) -> list[HandShare]:
+    """The share links of `hand` that `user` made and has not revoked, oldest first (the hand page lists them)."""
+    return list(HandShare.objects.filter(hand=hand, created_by=user, revoked_at__isnull=True).order_by("pk"))
 
 
 def hand_record(hand: Hand) -> dict | None:

@@ -15,6 +15,9 @@ urlpatterns = [
     path("r/<str:code>/hands/<int:number>/", views.room_hand, name="room_hand"),
     path("records/", views.records, name="records"),
     path("records.csv", views.records_csv, name="records_csv"),
-    path("hands/<int:pk>/", views.hand, name="hand"),
+    path("hands/shared/<slug:token>/", views.hand_shared, name="hand_shared"),
+    path("hands/<slug:key>/", views.hand, name="hand"),
+    path("hands/<slug:key>/share/", views.hand_share, name="hand_share"),
+    path("hands/<slug:key>/share/revoke/", views.hand_share_revoke, name="hand_share_revoke"),
     path("rules/<slug:preset>/", views.rules, name="rules"),
 ]

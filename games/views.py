@@ -1,6 +1,7 @@
 """Pages: parse the request, call a service or a selector, render. The live table itself is driven
 by the socket (games/consumers.py); these pages carry no card that the viewer may not see: the
-room page holds no cards at all, and a hand's record exists only once the hand is over."""
+room page holds no cards at all, and a hand's record exists only once the hand is over, for those who may read it
+(selectors.hands_visible_to; anyone else gets 404, as for a record that does not exist)."""
 
 import time
 
@@ -13,7 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import pages, selectors, services
+from config.db_router import reads_from_replica
+from games import hand_records, pages, selectors, services
 from games.engine import PRESETS
 from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
 from games.models import PRESET_CHOICES, Hand, Room
@@ -70,7 +72,7 @@ def create(request: HttpRequest) -> HttpResponse:
             bot_level=data["bot_level"] or "basic",
         )
     except services.GameError as e:
-        field = "buy_in_min" if e.code == "bad_buy_in" else None
+        field = e.field or ("buy_in_min" if e.code == "bad_buy_in" else None)
         room_form.add_error(field, e.message)
         return _lobby(request, room_form=room_form, knobs=knobs, status=400)
     return redirect(room)
@@ -120,6 +122,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     except services.GameError as e:
         messages.error(request, e.message)
         return redirect("games:lobby")
+    hand_records.room_visit_record(room=found, user=request.user)  # a watcher from now on: the room's next hands
     info = selectors.room_info(found)
     info["invite_absolute"] = request.build_absolute_uri(info["invite_url"])
     rules = found.rules
@@ -136,7 +139,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "lobby_url": _url("games:lobby"),
         },
         "balances": balances_for(request.user),
-        "hands": pages.room_hands(found, limit=20),
+        "hands": pages.room_hands(found, request.user, limit=20),
         **pages.rules_context(found.preset, rules),
     })
 
@@ -147,14 +150,21 @@ def _url(name: str, **kwargs) -> str:
 
 @login_required
 def room_hands(request: HttpRequest, code: str) -> HttpResponse:
-    """The room's finished hands, as the fragment the table's menu shows."""
-    return render(request, "games/_room_hands.html", {"hands": pages.room_hands(_open_room(code))})
+    """The room's finished hands that the user may read, as the fragment the table's menu shows; 404 for whoever
+    may not enter the room (a club room's outsiders), like its page and socket."""
+    found = _open_room(code)
+    try:
+        services.room_check_access(room=found, user=request.user)
+    except services.GameError:
+        raise Http404(_("No open room has this code.")) from None
+    return render(request, "games/_room_hands.html", {"hands": pages.room_hands(found, request.user)})
 
 
 @login_required
 def room_hand(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """Hand `number` of an open room: its record page (the table links here by hand number)."""
-    found = get_object_or_404(Hand, room=_open_room(code), number=number)
+    """Hand `number` of an open room: its record page, for those who may read it (the table links here by hand
+    number, which the live view knows; the record's own URL has the hand's key)."""
+    found = get_object_or_404(selectors.hands_visible_to(request.user), room=_open_room(code), number=number)
     return redirect(found)
 
 
@@ -176,6 +186,7 @@ def _records_query(request: HttpRequest):
 
 
 @login_required
+@reads_from_replica
 def records(request: HttpRequest) -> HttpResponse:
     rows, room_code, game = _records_query(request)
     return render(request, "games/records.html", {
@@ -186,6 +197,7 @@ def records(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@reads_from_replica
 def records_csv(request: HttpRequest) -> HttpResponse:
     rows, _room_code, _game = _records_query(request)
     base = request.build_absolute_uri("/").rstrip("/")
@@ -195,17 +207,72 @@ def records_csv(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _readable(request: HttpRequest, key: str) -> Hand:
+    """The hand `key` when the user may read its record. A hand still being played has none yet (its events hold
+    face-down cards): 404 like a hand that is not theirs or does not exist."""
+    found = Hand.objects.select_related("room").filter(key=key).first()
+    if found is None or not selectors.hand_visible_to(found, request.user):
+        raise Http404(_("There is no such hand record."))
+    return found
+
+
+def _hand_page(request: HttpRequest, found: Hand, **extra) -> HttpResponse:
+    return render(request, "games/hand.html", {**pages.hand_page(selectors.hand_record(found)), **extra})
+
+
 @login_required
-def hand(request: HttpRequest, pk: int) -> HttpResponse:
-    """A finished hand's full record. A hand still being played has no record yet (its events hold
-    face-down cards)."""
-    found = get_object_or_404(Hand.objects.select_related("room"), pk=pk)
-    record = selectors.hand_record(found)
-    if record is None:
-        raise Http404(_("This hand is still being played."))
-    return render(request, "games/hand.html", pages.hand_page(record))
+@require_GET
+@reads_from_replica
+def hand(request: HttpRequest, key: str) -> HttpResponse:
+    """A finished hand's full record, with the share links the user made of it."""
+    found = _readable(request, key)
+    shares = [{"token": s.token, "url": request.build_absolute_uri(s.get_absolute_url())}
+              for s in selectors.hand_shares(found, request.user)]
+    return _hand_page(request, found, shares=shares)
 
 
+@login_required
+@require_POST
+def hand_share(request: HttpRequest, key: str) -> HttpResponse:
+    """Make a share link of the hand (the hand page's button), then back to the page that lists it."""
+    found = _readable(request, key)
+    try:
+        hand_records.hand_share_create(hand=found, by=request.user)
+    except services.GameError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, _("Share link made: anyone logged in who has it can read this hand until you "
+                                    "revoke it."))
+    return redirect(found)
+
+
+@login_required
+@require_POST
+def hand_share_revoke(request: HttpRequest, key: str) -> HttpResponse:
+    """Revoke one of the user's share links of the hand (the posted `token`)."""
+    found = _readable(request, key)
+    try:
+        hand_records.hand_share_revoke(hand=found, token=request.POST.get("token", ""), by=request.user)
+    except services.GameError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, _("Share link revoked: it leads nowhere now."))
+    return redirect(found)
+
+
+@login_required
+@require_GET
+@reads_from_replica
+def hand_shared(request: HttpRequest, token: str) -> HttpResponse:
+    """A hand through a share link: for anyone logged in while the link is not revoked and its maker may still
+    read the hand (a link is never wider than its maker's own access)."""
+    share = selectors.hand_shared(token)
+    if share is None or not selectors.hand_visible_to(share.hand, share.created_by):
+        raise Http404(_("This share link is revoked or was never made."))
+    return _hand_page(request, share.hand, shared_by=share.created_by)
+
+
+@reads_from_replica
 def rules(request: HttpRequest, preset: str) -> HttpResponse:
     """A game's rules and its preset's settings (linked from the create form)."""
     if preset not in PRESETS:
@@ -215,6 +282,7 @@ def rules(request: HttpRequest, preset: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@reads_from_replica
 def rules_stats_view(request: HttpRequest) -> JsonResponse:
     """`GET|POST /rules/stats/?preset=P` with the rules form's fields (games/rules_form.py): what the rule set
     does to the game (games/stats.py). Answers {"status": "invalid", "errors": {...}} or {"status": "running",

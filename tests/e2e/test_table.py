@@ -126,7 +126,7 @@ def test_four_friends_sign_up_meet_by_code_and_play_a_hand_of_ten_and_a_half(ser
 
     # The hand's record: every card and action, and the shuffle verified in the browser.
     chen.page.click("#hand-record-link")
-    chen.page.wait_for_url(re.compile(r"/hands/\d+/$"))
+    chen.page.wait_for_url(re.compile(r"/hands/[\w-]{22}/$"))
     chen.page.wait_for_selector("#verify-status[data-ok]", timeout=20_000)
     assert chen.page.locator("#verify-status").get_attribute("data-ok") == "true"
     assert chen.page.locator("#verify-dice").get_attribute("data-ok") == "true"
@@ -136,7 +136,7 @@ def test_four_friends_sign_up_meet_by_code_and_play_a_hand_of_ten_and_a_half(ser
     # The room's hands in the table menu, and the records page.
     alice.page.click("#menu-button")
     alice.page.click("#tab-hands")
-    alice.page.wait_for_selector(f"#hands-panel a[href='/hands/{hand.pk}/']")
+    alice.page.wait_for_selector(f"#hands-panel a[href='/hands/{hand.key}/']")
     dara.goto("/records/")
     assert dara.page.locator(f"#records tr[data-hand='{hand.pk}']").count() == 1
     for p in (alice, bob, chen, dara):

@@ -142,3 +142,23 @@ def ten_half_table(cast, *, buy_in=500, **overrides):
 def bet_all(room, cast, names=("bob", "chen", "dara"), amount=20):
     for name in names:
         act(room, cast[name], "bet", amount=amount)
+
+
+def play_out(room, *, action="stand", limit=60, idle=(), clock=None):
+    """Every turn of the current hand takes `action` (or stand once it cannot), until it is over;
+    the seats in `idle` do nothing and are timed out."""
+    hand_no = state(room)["hand_no"]
+    for _ in range(limit):
+        s = state(room)
+        if s["phase"] != "playing" or s["hand_no"] != hand_no:  # over (the next one may be under way already)
+            return
+        seat_id = s["hand"]["turn"][0]
+        if seat_id in idle:
+            expire(room, clock)
+            continue
+        user = user_of(room, seat_id)
+        try:
+            act(room, user, action)
+        except services.GameError:
+            act(room, user, "stand")
+    raise AssertionError("the hand did not end")

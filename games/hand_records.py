@@ -1,0 +1,40 @@
+"""Who else may read a hand record: the visits that make a user a watcher of a room, and the share links a reader
+of a hand makes and revokes (docs/rules.md, "Who may read a hand record"; the rule itself is
+games.selectors.hands_visible_to).
+"""
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import selectors
+from games.models import Hand, HandShare, Room, RoomVisit
+from games.services import GameError
+
+SHARES_PER_HAND = 10  # a reader's open share links of one hand: enough to give out, few enough to keep track of
+
+
+def room_visit_record(*, room: Room, user) -> None:
+    """`user` came to `room`'s table: one row per user and room, keeping the first time (a later visit changes
+    nothing, and two at once do not clash)."""
+    RoomVisit.objects.bulk_create([RoomVisit(room=room, user=user)], ignore_conflicts=True)
+
+
+def hand_share_create(*, hand: Hand, by) -> HandShare:
+    """A new share link of `hand`, made by a user who may read it. Raises GameError (and makes nothing) for
+    anyone else, for a hand still being played, and past SHARES_PER_HAND open links of the same maker."""
+    if not selectors.hand_visible_to(hand, by):
+        raise GameError("no_hand", _("There is no such hand record."))
+    # A soft limit: two requests at the same moment may both pass it, which costs one link too many.
+    if len(selectors.hand_shares(hand, by)) >= SHARES_PER_HAND:
+        raise GameError("too_many_shares", _("You have %(n)s share links of this hand already: revoke one first.")
+                        % {"n": SHARES_PER_HAND})
+    return HandShare.objects.create(hand=hand, created_by=by)
+
+
+def hand_share_revoke(*, hand: Hand, token: str, by) -> None:
+    """Revoke one of `by`'s open share links of `hand`: from now on it leads nowhere. Raises GameError (and
+    changes nothing) for a link that is not theirs, not of this hand, or already revoked."""
+    revoked = (HandShare.objects.filter(hand=hand, created_by=by, token=token, revoked_at__isnull=True)
+               .update(revoked_at=timezone.now()))
+    if not revoked:
+        raise GameError("no_share", _("This share link is not one of yours, or it is already revoked."))
