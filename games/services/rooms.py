@@ -16,6 +16,8 @@ from games.services.run import _locked
 from games.services.save import _save
 from wallets.models import Currency
 
+BUY_IN_MOST = 2**31 - 1  # Room's buy-in limits are PositiveIntegerFields: 32 bits on PostgreSQL
+
 
 def _new_code() -> str:
     return f"{secrets.randbelow(10_000):04d}"
@@ -53,9 +55,11 @@ def room_create(
     base = rules.base_stake
     buy_in_min = base * 10 if buy_in_min is None else buy_in_min
     buy_in_max = base * 100 if buy_in_max is None else buy_in_max
-    for value in (buy_in_min, buy_in_max):
+    for name, value in (("buy_in_min", buy_in_min), ("buy_in_max", buy_in_max)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise GameError("bad_buy_in", _("Buy-in limits are whole numbers above zero."))
+        if value > BUY_IN_MOST:
+            raise GameError("bad_buy_in", _("A buy-in limit is at most %(n)s.") % {"n": BUY_IN_MOST}, field=name)
     if buy_in_min > buy_in_max:
         raise GameError("bad_buy_in", _("The smallest buy-in cannot be above the largest."))
     if buy_in_min < rules.stake_min:

@@ -15,6 +15,7 @@ from tests.games.conftest import (
     assert_ledger_clean,
     bet_all,
     expire,
+    play_out,
     seat_of,
     state,
     table,
@@ -30,27 +31,14 @@ User = get_user_model()
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def play_out(room, *, action="stand", limit=60, idle=(), clock=None):
-    """Every turn of the current hand takes `action` (or stand once it cannot), until it is over;
-    the seats in `idle` do nothing and are timed out."""
-    hand_no = state(room)["hand_no"]
-    for _ in range(limit):
-        s = state(room)
-        if s["phase"] != "playing" or s["hand_no"] != hand_no:  # over (the next one may be under way already)
-            return
-        seat_id = s["hand"]["turn"][0]
-        if seat_id in idle:
-            expire(room, clock)
-            continue
-        user = user_of(room, seat_id)
-        try:
-            act(room, user, action)
-        except services.GameError:
-            act(room, user, "stand")
-    raise AssertionError("the hand did not end")
-
-
 # --- rooms -----------------------------------------------------------------------------------------------
+
+
+def test_a_buy_in_limit_beyond_the_columns_range_is_refused_not_a_database_error(cast):
+    with pytest.raises(services.GameError) as e:
+        services.room_create(host=cast["alice"], preset="ten-half", buy_in_min=100, buy_in_max=2**31)
+    assert (e.value.code, e.value.field) == ("bad_buy_in", "buy_in_max")
+    assert not Room.objects.exists()
 
 
 def test_a_room_gets_a_four_digit_code_unique_among_open_rooms(cast):
