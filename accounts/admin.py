@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .models import User
+from .models import ApiToken, User
 
 DURATIONS = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7),
              "30d": timedelta(days=30), "forever": None}
@@ -77,3 +77,23 @@ class UserAdmin(BaseUserAdmin):
         context = {**self.admin_site.each_context(request), "form": form, "object": target,
                    "title": _("Moderate %(name)s") % {"name": target.public_name}}
         return TemplateResponse(request, "admin/games/form_page.html", context)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Read-only: a token is created and revoked by its owner (profile page, API); its secret is stored nowhere."""
+
+    list_display = ("name", "user", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("revoked_at",)
+    search_fields = ("name", "user__username")
+    fields = ("user", "name", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -51,3 +51,24 @@ class User(AbstractUser):
     @property
     def is_banned(self) -> bool:
         return self.banned_until is not None and self.banned_until > timezone.now()
+
+
+class ApiToken(models.Model):
+    """A personal API token (docs/api.md): the secret is shown once at creation and only its SHA-256 is kept,
+    so a copy of the database holds no usable token. Created and revoked on the profile page or by signing
+    in through the API (accounts/tokens.py)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=60)
+    secret_hash = models.CharField(_("SHA-256 of the secret"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user_id})"

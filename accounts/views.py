@@ -5,6 +5,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from .forms import ProfileForm
+from .models import ApiToken
+from .tokens import TokenError, token_create, token_revoke
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -13,9 +15,29 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=request.user)
-    if request.method == "POST" and form.is_valid():
+    """The profile form, and the user's API tokens: a post with `token` creates ("create") or revokes ("revoke")
+    one instead (docs/api.md, "Authentication")."""
+    token_action = request.POST.get("token") if request.method == "POST" else None
+    new_secret = None
+    if token_action == "create":
+        try:
+            _token, new_secret = token_create(user=request.user, name=request.POST.get("token_name", ""))
+        except TokenError as e:
+            messages.error(request, e.message)
+            return redirect("profile")
+    elif token_action == "revoke":
+        token_id = request.POST.get("token_id", "")
+        if token_id.isascii() and token_id.isdigit() and token_revoke(user=request.user, token_id=int(token_id)):
+            messages.success(request, _("Token revoked."))
+        return redirect("profile")
+    form = ProfileForm(request.POST if request.method == "POST" and token_action is None else None,
+                       instance=request.user)
+    if form.is_bound and form.is_valid():
         form.save()
         messages.success(request, _("Profile saved."))
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    # The new secret is shown in this answer only: it is stored nowhere, as a hash.
+    return render(request, "accounts/profile.html", {
+        "form": form, "new_secret": new_secret,
+        "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True),
+    })

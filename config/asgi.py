@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP goes to Django, WebSockets to the game consumers.
 
-WebSockets pass AllowedHostsOriginValidator (a page on another site cannot open a socket
-with our cookies) and AuthMiddlewareStack (the session user is on the scope).
+WebSockets pass the Origin check (a page on another site cannot open a socket with our cookies; a client
+with a bearer token and no Origin passes, accounts/sockets.py) and AuthMiddlewareStack (the session user
+is on the scope), then TokenAuthMiddleware (else the user of an `Authorization: Bearer` token).
 """
 
 import os
@@ -13,14 +14,14 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from accounts.sockets import TokenAuthMiddleware, token_origin_validator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": token_origin_validator(AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))),
     }
 )
 

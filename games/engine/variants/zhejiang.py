@@ -36,7 +36,7 @@ class Zhejiang(Variant):
 
     def implied_overrides(self, overrides, preset):
         # Setting {"mode": "extended"} alone also moves max_cards to 9.
-        if "mode" in overrides and "max_cards" not in overrides:
+        if "mode" in overrides and "max_cards" not in overrides and isinstance(overrides["mode"], str):
             return {"max_cards": MODE_MAX_CARDS.get(overrides["mode"], preset["max_cards"])}
         return {}
 

@@ -1,0 +1,22 @@
+"""The JSON API under /api/ (docs/api.md): the account's endpoints (accounts/api.py) and the games' (games/api.py).
+Any other /api/ path answers a JSON 404, not the site's HTML page."""
+
+from django.urls import path, re_path
+
+from accounts import api as accounts_api
+from games import api as games_api
+
+app_name = "api"
+
+urlpatterns = [
+    path("tokens/", accounts_api.sign_in, name="sign_in"),
+    path("tokens/current/", accounts_api.sign_out, name="sign_out"),
+    path("me/", accounts_api.me, name="me"),
+    path("games/", games_api.games, name="games"),
+    path("rooms/", games_api.rooms, name="rooms"),
+    path("rooms/<str:code>/", games_api.room, name="room"),
+    path("rooms/<str:code>/hands/", games_api.room_hands, name="room_hands"),
+    path("records/", games_api.records, name="records"),
+    path("hands/<slug:key>/", games_api.hand, name="hand"),
+    re_path(r"^(?P<path>.*)$", accounts_api.not_found),
+]
