@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint browser bench clean
+.PHONY: run test lint browser deploy-tools bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,20 +17,26 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py seed_demo
 	@echo "HalfPoint on http://127.0.0.1:8000  (Ctrl-C stops the web server, worker and beat)"
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/honcho start
 
 # Debian's chromium for the end-to-end tests; never a downloaded browser.
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+
+# Debian's nginx and openssl for the production-stack test (tests/deploy/), installed only when missing.
+deploy-tools:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || (apt-get update -qq && apt-get install -y -qq nginx >/dev/null)
+	@command -v openssl >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq openssl >/dev/null)
 
 # lint-imports checks the architecture contracts in pyproject.toml (no cache: the graph takes a second).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
-test: $(STAMP) browser lint
+test: $(STAMP) browser deploy-tools lint
 	$(BIN)/pytest
 
 # The production-like stack on this machine (PostgreSQL, Redis, 2 daphne, Celery), measured under load;
@@ -40,4 +46,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .celery-broker
+	rm -rf $(VENV) .pytest_cache .ruff_cache .celery-broker.sqlite3

@@ -2,7 +2,6 @@
 
 import logging
 import os
-from pathlib import Path
 
 from celery import Celery
 from celery.worker.consumer import Consumer as WorkerConsumer
@@ -32,9 +31,3 @@ class Consumer(WorkerConsumer):
         except AttributeError:
             logging.getLogger(__name__).warning("the lost broker connection did not close cleanly; reconnecting",
                                                 exc_info=True)
-
-
-# The development broker keeps its messages in a folder; it must exist before anyone sends.
-for folder in (app.conf.broker_transport_options or {}).values():
-    if isinstance(folder, str) and folder.startswith("/"):
-        Path(folder).mkdir(parents=True, exist_ok=True)

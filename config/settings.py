@@ -2,13 +2,14 @@
 
 Every value has a safe development default so `make run` and `make test` work on a
 machine with nothing but Python: SQLite, the in-memory channel layer and a Celery broker
-on the filesystem. Production sets DEBUG=0 and the variables in README.md.
+in a SQLite file. Production sets DEBUG=0 and the variables in README.md.
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -52,6 +53,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, before anything a static file does not need
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -106,40 +110,53 @@ elif env_bool("DB_POOL", False):
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2, "max_size": int(os.environ.get("DB_POOL_SIZE", "8")), "timeout": 30}
+# A streaming replica of the primary, read by the pages that only read (records, hand records, leaderboards, rules);
+# every write and the table's locked path stay on the primary (config/db_router.py; docs/deploy.md, "A read replica").
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = {
+        **dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=DATABASES["default"]["CONN_MAX_AGE"]),
+        "OPTIONS": dict(DATABASES["default"].get("OPTIONS", {})),
+        "TEST": {"MIRROR": "default"},  # the tests' database has no replica: the alias reads the same one
+    }
+    MIDDLEWARE += ["config.db_router.PrimaryPinMiddleware"]  # a browser that has just written reads the primary
+DATABASE_ROUTERS = ["config.db_router.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer, cache, Celery --------------------------------------
-REDIS_URL = os.environ.get("REDIS_URL", "")
+# REDIS_URL names one Redis server, or several separated by commas: the channel layer shards channels and groups
+# over all of them (channels-redis `hosts`; it does not support Redis Cluster); the cache and Celery's broker use
+# the first (docs/deploy.md, "Adding hosts").
+REDIS_URLS = env_list("REDIS_URL", "")
+REDIS_URL = REDIS_URLS[0] if REDIS_URLS else ""
 if REDIS_URL:
     # REDIS_CHANNEL_LAYER picks channels-redis's layer: "core" (RedisChannelLayer, lists in Redis) or "pubsub"
     # (RedisPubSubChannelLayer). "pubsub" measures faster; "core" stays the default until the Redis-restart fault
     # tests have run on "pubsub" (docs/performance.md, "Channel layer").
     if os.environ.get("REDIS_CHANNEL_LAYER", "core") == "pubsub":
         CHANNEL_LAYERS = {
-            "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+            "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": REDIS_URLS}}
         }
     else:
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+                "CONFIG": {"hosts": REDIS_URLS, "capacity": 1500, "expiry": 30},
             }
         }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
     CELERY_BROKER_URL = REDIS_URL
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    # The filesystem transport needs no server: worker and beat exchange messages through a folder.
-    CELERY_BROKER_URL = "filesystem://"
-    _broker_dir = Path(os.environ.get("CELERY_BROKER_DIR", BASE_DIR / ".celery-broker"))
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir),
-        "data_folder_out": str(_broker_dir),
-        "processed_folder": str(_broker_dir / "processed"),
-        "control_folder": str(_broker_dir / "control"),
-        "store_processed": False,
-    }
+    # A table of the database, so the web process reads what the worker writes (the rules statistics' progress)
+    # with no server; `make run` creates it (createcachetable), as the test runner does in the test database.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}
+    # Celery's messages in a SQLite file, each written and read in a transaction: no process can read one half
+    # written, and the worker drops one it cannot read instead of stopping (config/broker.py). No task stores a
+    # result (CELERY_TASK_IGNORE_RESULT), so there is no result backend.
+    CELERY_BROKER_URL = "sqlite:///" + os.environ.get("CELERY_BROKER_DB", str(BASE_DIR / ".celery-broker.sqlite3"))
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"connect_args": {"timeout": 20}}  # seconds to wait for another's write
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the message for another worker
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -201,7 +218,18 @@ TIME_ZONE = "UTC"
 USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+# The app serves its own static files (WhiteNoise), behind any proxy or none. With DEBUG=0 they are what collectstatic
+# gathered: compressed, with hashed names cached for a year. With DEBUG=1 (`make run`, the tests) WhiteNoise finds
+# them where they are, under their plain names, with no collectstatic; the test runner's DEBUG=False does not change
+# that, since these read the environment's DEBUG.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
+                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Security (production: DEBUG=0) --------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
@@ -209,6 +237,27 @@ CSRF_COOKIE_HTTPONLY = False  # the table's JS reads it for form posts
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# No inline script or style anywhere: templates load static files, and scripts set styles through the CSSOM
+# (tests/e2e/test_csp.py). 'self' in connect-src covers the table's WebSocket, ws: and wss: on this host (CSP 3);
+# img-src takes data: for the blank favicon.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# Browser features no page uses, off for every script.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: [] for feature in ("accelerometer", "camera", "display-capture", "geolocation", "gyroscope",
+                                "magnetometer", "microphone", "midi", "payment", "usb")
+}
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

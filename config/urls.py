@@ -1,10 +1,10 @@
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
-from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_views
+from config.health import healthz
 from games import views as games_views
 
 # The admin's own login has no rate limit: send it through allauth's, which has one.
@@ -14,8 +14,10 @@ admin.site.site_header = "HalfPoint administration"
 
 urlpatterns = [
     path("", account_views.home, name="home"),
+    path("healthz", healthz, name="healthz"),  # docs/deploy.md, "Health check"
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("api/", include("config.api_urls")),  # the JSON API (docs/api.md)
     path("profile/", account_views.profile, name="profile"),
     # The table's JS strings (gettext in static/js), in the visitor's language.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
@@ -24,6 +26,3 @@ urlpatterns = [
     path("clubs/", include("games.club_urls")),
     path("", include("games.urls")),
 ]
-# With DEBUG on (`make run`, the tests' daphne) daphne serves /static/ itself; with DEBUG off this is
-# empty and the proxy in front serves what collectstatic gathered (README, "Production").
-urlpatterns += staticfiles_urlpatterns()

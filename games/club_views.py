@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from config.db_router import reads_from_replica
 from games import clubs
 from games.models import PRESET_CHOICES, Club, ClubJoinRequest, HandSeat, HouseVariant, Room
 from games.services import GameError
@@ -76,6 +77,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@reads_from_replica
 def club_page(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk)
     me = clubs.membership(club, request.user)

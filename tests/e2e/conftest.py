@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from django.core.cache import cache
 
 from tests.servers import daphne, free_port
 
@@ -67,6 +68,7 @@ def browser(transactional_db):
     # outlive the e2e tests (the rest of the suite checks for running loops).
     from playwright.sync_api import sync_playwright
 
+    cache.clear()  # allauth counts sign-ups per IP in the cache every test server shares: each test starts at none
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield b
@@ -202,7 +204,10 @@ def players(browser, request):
     contexts, requests, bases = [], [], set()
 
     def make(base: str, name: str, viewport=None) -> Player:
-        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, locale="en-US")
+        # bypass_csp: the helpers' wait_for_function runs its predicate through eval, which the site's CSP forbids
+        # (tests/e2e/test_csp.py checks the pages under the CSP).
+        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, locale="en-US",
+                                      bypass_csp=True)
         context.on("request", lambda r: requests.append(r.url))
         context.on("websocket", lambda ws: requests.append(ws.url))
         contexts.append(context)
