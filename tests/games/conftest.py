@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from games import services
 from games.models import Table
 from games.services.run import _owned
+from tests.servers import Daphne
 from wallets.audit import ledger_audit
 
 BEANS = 10_000
@@ -162,3 +163,15 @@ def play_out(room, *, action="stand", limit=60, idle=(), clock=None):
         except services.GameError:
             act(room, user, "stand")
     raise AssertionError("the hand did not end")
+
+
+@pytest.fixture
+def web():
+    """A daphne process on the test database, for what only a real server shows (close codes, routing)."""
+    from tests.games.processes import WEB_ENV  # processes.py imports this module's helpers
+
+    server = Daphne(**WEB_ENV)
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -12,19 +12,9 @@ from websockets.sync.client import connect
 from games import services
 from games.consumers import CLOSE_TOO_BIG
 from tests.games.conftest import make_player
-from tests.games.processes import WEB_ENV, Player
-from tests.servers import Daphne
+from tests.games.processes import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def web():
-    server = Daphne(**WEB_ENV)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def close_code(player: Player, text: str) -> int:
