@@ -4,8 +4,9 @@ One group message per command carries the `update` frame of every viewer, made o
 that committed the command (games/frames.py, `update_frames`): each seat's own, and the spectators'.
 Every consumer sends the one of its viewer as it is (games/consumers.py): no consumer decodes the table
 state, and a face-down card is only ever in the frame of its owner's seat. Channel layers deliver at most
-once: a lost message is repaired by the consumers' version check and the snapshot (games/consumers.py,
-`_watch`).
+once, and the messages of two senders (two sockets, two processes, a Celery worker) in no given order: each
+consumer puts a table's updates back in version order and fills a lost one in from the stored events
+(games/consumers.py, `TableConsumer`; docs/protocol.md, "Gaps").
 """
 
 import asyncio

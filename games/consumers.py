@@ -86,6 +86,11 @@ def db(func):
 
 MAX_FRAME = 16 * 1024
 RATE_LIMIT = 20  # messages per second per connection
+# How long an update that came ahead of a missing version waits for it before the stored events fill the gap
+# (docs/protocol.md, "Gaps"): two senders' messages arrive out of order by milliseconds; a lost one never arrives.
+GAP_SECONDS = 0.5
+
+_filling: set[asyncio.Task] = set()  # the gap fills under way (`_gap_due`), kept until done
 
 
 def _not_json(constant: str):
@@ -94,10 +99,15 @@ def _not_json(constant: str):
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    """One socket's stream of the table: every frame that draws a version (an update, a gap filled from the stored
+    events, a snapshot) goes out under `stream`, in version order, whichever process or coroutine made it."""
+
     room = None
-    version = -1
+    version = -1  # the newest version this socket was sent
     seen = -1  # the table's version at the watcher's last pass (`_watch_loop`)
     seat_id: str | None = None
+    gap: asyncio.TimerHandle | None = None  # the wait for a missing version (`_gap_watch`)
+    filling: asyncio.Task | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -117,7 +127,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.room = room
         self.recent: deque[float] = deque(maxlen=RATE_LIMIT)
-        self.acks: deque[tuple[str, int]] = deque()  # (action id, version) applied, not yet acked (`on_action`)
+        self.acks: deque[tuple[str, int, bool]] = deque()  # (action id, version, duplicate) not yet acked (`on_action`)
+        self.held: dict[int, dict] = {}  # version -> its group message, come ahead of a missing version
+        self.stream = asyncio.Lock()
         await self.channel_layer.group_add(group_name(room.pk), self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         seat_id = await db(services.presence_set)(room_id=room.pk, user=user, connected=True)
@@ -134,11 +146,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             # `disconnect`; left in the watcher it would be resynced, for nobody, on every move of its room.
             if self.room is not None:
                 _unwatch(self)
+                self._gap_stop()
 
     async def disconnect(self, code) -> None:
         if self.room is None:
             return
         _unwatch(self)
+        self._gap_stop()
         await self.channel_layer.group_discard(group_name(self.room.pk), self.channel_name)
         await self.channel_layer.group_discard(user_group(self.scope["user"].pk), self.channel_name)
         user = self.scope["user"]
@@ -186,6 +200,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.on_action(message)
             elif kind == "snapshot":
                 await self.send_snapshot()
+            elif kind == "since":
+                await self.on_since(message.get("version"))
             elif kind == "chat":
                 await db(services.chat_post)(
                     room_id=self.room.pk, user=self.scope["user"], text=message.get("text"))
@@ -212,20 +228,28 @@ class TableConsumer(AsyncWebsocketConsumer):
         result = await db(services.action_submit)(
             room_id=self.room.pk, user=self.scope["user"], action=message.get("action"),
             args=message.get("args"), action_id=action_id)
-        if result.duplicate or result.version <= self.version:
-            # Nothing follows a duplicate; and a snapshot (the watcher's) may already have drawn this version.
-            await self.send_ack(action_id, result.version, result.duplicate)
-        else:
-            # The ack rides in this socket's own update of that version (`table_update`): one frame fewer a
-            # command for the server and every client (docs/protocol.md, "The ack"; docs/performance.md).
-            self.acks.append((action_id, result.version))
+        async with self.stream:
+            if result.version <= self.version:
+                # Drawn already (a gap's fill or a snapshot went first, or the first of a duplicate): answered now.
+                await self.send_ack(action_id, result.version, result.duplicate)
+            else:
+                # Answered by the frame that draws the version (`_draw`): the ack rides in this socket's own update,
+                # one frame fewer a command for the server and every client (docs/protocol.md, "The ack";
+                # docs/performance.md); a duplicate's ack follows that frame, after the first one's.
+                self.acks.append((action_id, result.version, result.duplicate))
+
+    async def on_since(self, after) -> None:
+        if not isinstance(after, int) or isinstance(after, bool) or after < 0:
+            raise services.GameError("bad_version", "A version is a whole number from 0.")
+        async with self.stream:
+            await self._fill(after)
 
     async def send_ack(self, action_id: str, version: int, duplicate: bool = False) -> None:
         await self.send_json({"type": "ack", "action_id": action_id, "version": version, "duplicate": duplicate})
 
-    def take_acks(self, version: int) -> list[tuple[str, int]]:
-        """The pending acks (action id, version) up to `version`, oldest first: the frame that draws `version`
-        answers them all."""
+    def take_acks(self, version: int) -> list[tuple[str, int, bool]]:
+        """The pending acks (action id, version, duplicate) up to `version`, in the order the actions were answered:
+        the frame that draws `version` answers them all."""
         taken = []
         while self.acks and self.acks[0][1] <= version:
             taken.append(self.acks.popleft())
@@ -243,38 +267,111 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json_text(content))
 
     async def send_snapshot(self) -> None:
+        async with self.stream:
+            await self._snapshot()
+
+    async def _snapshot(self) -> None:
         frame = await db(selectors.snapshot)(self.room, self.scope["user"])
         acks = self.take_acks(frame["version"]) if self.acks else []
         self.version = frame["version"]
         self.seat_id = frame["me"]["seat"]
-        for action_id, version in acks:  # acked before the snapshot that shows them
-            await self.send_ack(action_id, version)
+        for action_id, version, duplicate in acks:  # acked before the snapshot that shows them
+            await self.send_ack(action_id, version, duplicate)
         await self.send_json(frame)
+        await self._held_next()
 
     async def table_update(self, event: dict) -> None:
-        version = event["version"]
-        if version <= self.version:
-            return  # already shown (a snapshot overtook this message, and sent the acks up to its version)
+        async with self.stream:
+            version = event["version"]
+            if version <= self.version:
+                return  # drawn already: by a gap's fill or a snapshot, which sent the acks up to its version
+            if version > self.version + 1:
+                # Another sender's message of the missing version is usually a few milliseconds behind this one.
+                self.held[version] = event
+                self._gap_watch()
+                return
+            await self._draw_message(event)
+            await self._held_next()
+
+    async def _draw_message(self, event: dict) -> None:
         seat_id = event["users"].get(str(self.scope["user"].pk))
+        frame = event["frames"].get(seat_id or "", event["frames"][""])  # made once per command (broadcast.py)
+        await self._draw(event["version"], frame, seat_id, event["open"])
+
+    async def _draw(self, version: int, frame: str, seat_id: str | None, is_open: bool) -> None:
+        """Send the update `frame` of `version` (holding `stream`). The ack of this socket's own action that made the
+        version rides in it; the acks of duplicates of versions up to it follow it."""
         sat_down = seat_id is not None and seat_id != self.seat_id
         self.seat_id = seat_id
-        frame = event["frames"].get(seat_id or "", event["frames"][""])  # made once per command (broadcast.py)
         acks = self.take_acks(version) if self.acks else []
-        self.version = version
-        if acks and acks[-1][1] == version:  # this socket's own action made this version: its ack goes in the frame
-            frame = '{"ack":' + json_text(acks.pop()[0]) + "," + frame[1:]
-        for action_id, acked in acks:  # earlier versions whose update was lost: acked on their own, first
-            await self.send_ack(action_id, acked)
+        self.version = max(self.version, version)  # a version asked for again (`since`) leaves it
+        own = next((a for a in acks if a[1] == version and not a[2]), None)
+        if own is not None:
+            acks.remove(own)
+            frame = '{"ack":' + json_text(own[0]) + "," + frame[1:]
         await self.send(text_data=frame)
+        for action_id, acked, duplicate in acks:
+            await self.send_ack(action_id, acked, duplicate)
         if sat_down:
             # presence_set ran at connect, before this seat existed: the new seat is connected (this socket).
             seat_id = await db(services.presence_set)(
                 room_id=self.room.pk, user=self.scope["user"], connected=True)
             if seat_id:
                 await db(presence)(self.room.pk, seat_id, True)
-        if not event["open"]:
+        if not is_open:
             await self.send_json({"type": "closed", "version": self.version})
             await self.close(code=CLOSE_ROOM_CLOSED)
+
+    async def _held_next(self) -> None:
+        """Draw the held messages that follow on now, forget those drawn already, wait for a version still missing."""
+        while self.version + 1 in self.held:
+            await self._draw_message(self.held.pop(self.version + 1))
+        for version in [v for v in self.held if v <= self.version]:
+            del self.held[version]
+        self._gap_watch()
+
+    def _gap_watch(self) -> None:
+        if self.held and self.gap is None:
+            self.gap = asyncio.get_running_loop().call_later(GAP_SECONDS, self._gap_due)
+        elif not self.held and self.gap is not None:
+            self.gap.cancel()
+            self.gap = None
+
+    def _gap_due(self) -> None:
+        self.filling = asyncio.get_running_loop().create_task(self._gap_fill())
+        _filling.add(self.filling)
+        self.filling.add_done_callback(_filling.discard)
+
+    async def _gap_fill(self) -> None:
+        async with self.stream:
+            self.gap = None
+            if self.held:
+                try:
+                    await self._fill(self.version)
+                except Exception:  # the database away: the watcher's next pass tries again
+                    logger.exception("table socket: filling a gap after v%s", self.version)
+
+    def _gap_stop(self) -> None:
+        if self.gap is not None:
+            self.gap.cancel()
+        if self.filling is not None:
+            self.filling.cancel()
+
+    async def _fill(self, after: int) -> None:
+        """Draw the versions after `after` up to the table's (holding `stream`): the held messages of those versions as
+        they came, the others rebuilt from the stored events; a snapshot when they begin before the current hand."""
+        found = await db(selectors.updates_since)(self.room.pk, self.scope["user"], after)
+        if found is None:
+            await self._snapshot()
+            return
+        last = found.frames[-1][0] if found.frames else None
+        for version, frame in found.frames:
+            event = self.held.pop(version, None)
+            if event is not None:
+                await self._draw_message(event)
+            else:
+                await self._draw(version, frame, found.seat, found.open or version != last)
+        await self._held_next()
 
     async def chat_message(self, event: dict) -> None:
         await self.send_json({"type": "chat", "message": event["message"], "version": self.version})
@@ -297,14 +394,15 @@ class TableConsumer(AsyncWebsocketConsumer):
                               "version": self.version})
 
     async def resync_if_behind(self, version: int) -> None:
-        if version > self.version:
-            await self.send_snapshot()
+        async with self.stream:
+            if version > self.version:
+                await self._fill(self.version)
 
 
 # --- the safety net: a lost group message is repaired within two GAMES_RESYNC_SECONDS ----------------------
 # One query per process per interval reads the versions of the rooms this process serves; a connection
-# that is behind gets a fresh snapshot. It also carries the in-memory channel layer of `make run`, where a
-# Celery worker's broadcasts cannot reach the web process.
+# that is behind gets the versions it missed (`_fill`). It also carries the in-memory channel layer of `make run`,
+# where a Celery worker's broadcasts cannot reach the web process.
 
 _watched: dict[int, set[TableConsumer]] = {}
 _tasks: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task]" = weakref.WeakKeyDictionary()

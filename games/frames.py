@@ -1,6 +1,7 @@
-"""What a table sends its viewers: the `update` frame of every viewer of a command (`update_frames`) and a
-chat message as JSON (`chat_json`). games/broadcast.py (a command's group message) and games/selectors.py
-(the snapshot) both build on it; it imports neither.
+"""What a table sends its viewers: the `update` frame of every viewer of a command (`update_frames`), one
+viewer's update of a version rebuilt from the stored events (`update_frame`, `record_update`) and a chat message
+as JSON (`chat_json`). games/broadcast.py (a command's group message) and games/selectors.py (the snapshot, the
+updates since a version) both build on it; it imports neither.
 """
 
 import orjson
@@ -34,11 +35,29 @@ def update_frames(version: int, state: TableState, events: list[dict], seat_ids,
                 for seat_id in viewers}
 
 
+def update_frame(version: int, state: TableState, events: list[dict], seat_id: str | None, started: bool,
+                 stalled: str | None) -> str:
+    """The `update` frame of one viewer: the text `update_frames` makes for that viewer."""
+    return json_text(_update(version, state, events, seat_id, started, stalled, view(state, seat_id, detached=False)))
+
+
+def record_update(version: int, events: list[dict], seat_id: str | None) -> str:
+    """The `update` frame of a past version, rebuilt from its stored events: the events as its live update showed
+    them to `seat_id`, and no view, `started` or `stalled` (a past version's state is not kept; docs/protocol.md,
+    "Gaps")."""
+    return json_text({"type": "update", "version": version, "view": None, "events": _shown(events, seat_id),
+                      "started": None, "stalled": None})
+
+
 def _update(version: int, state: TableState, events: list[dict], seat_id: str | None, started: bool,
             stalled: str | None, seen: dict) -> dict:
-    shown = [e for e in (redact_event(e, seat_id) for e in events) if e is not None]
-    return {"type": "update", "version": version, "view": seen, "events": shown, "started": started,
-            "stalled": stalled}
+    return {"type": "update", "version": version, "view": seen, "events": _shown(events, seat_id),
+            "started": started, "stalled": stalled}
+
+
+def _shown(events: list[dict], seat_id: str | None) -> list[dict]:
+    """The events as `seat_id` may see them (a spectator: None): a face-down card is its owner's alone."""
+    return [e for e in (redact_event(e, seat_id) for e in events) if e is not None]
 
 
 def chat_json(message) -> dict:

@@ -194,7 +194,7 @@ class Client:
             if kind == "snapshot" and run.measuring:
                 run.stats.resyncs += 1
             if version > self.version:
-                self.version, self.view = version, frame.get("view", self.view)
+                self.version, self.view = version, frame.get("view") or self.view  # null: filled in (docs/protocol.md)
                 self.moved.set()
                 self.table.seen(self.index, version, when)
                 if self.index == 0 and run.measuring:

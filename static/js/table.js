@@ -10,7 +10,7 @@ const fmt = (s, o) => interpolate(s, o, true);
 const S = {
   version: -1, view: null, room: null, me: null, presence: {}, names: {}, started: false, stalled: null,
   skew: cfg.server_now - Date.now() / 1000, busy: null, busyUntil: null, inputs: {}, feed: [], unread: 0,
-  actionsKey: "",
+  actionsKey: "", askedSince: 0,
 };
 
 // --- small DOM helpers -------------------------------------------------------------------------------
@@ -22,7 +22,7 @@ function h(tag, attrs = {}, ...children) {
     if (k === "class") node.className = v;
     else if (k === "text") node.textContent = v;
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "style") node.setAttribute("style", v);
+    else if (k === "style") node.style.cssText = v; // the CSSOM: the CSP refuses style attributes
     else node.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
@@ -107,6 +107,7 @@ function onFrame(f) {
   switch (f.type) {
     case "snapshot":
       S.version = f.version;
+      S.askedSince = 0;
       S.room = f.room;
       S.me = f.me;
       S.started = !!f.room.started;
@@ -120,11 +121,14 @@ function onFrame(f) {
       break;
     case "update":
       if (f.version <= S.version) return;
-      if (S.version >= 0 && f.version > S.version + 1) socket.send({ type: "snapshot" }); // a gap: resync
+      if (S.version >= 0 && f.version > S.version + 1) { askSince(); return; } // a gap: the missing versions first
       S.version = f.version;
-      S.stalled = f.stalled || null;
+      S.askedSince = 0;
       if (f.ack && f.ack === S.busy) S.busyUntil = f.version; // our own action made this version
-      setView(f.view);
+      if (f.view) { // null: a version filled in from the record, whose events are all there is to show
+        S.stalled = f.stalled || null;
+        setView(f.view);
+      }
       for (const e of f.events || []) onEvent(e);
       render();
       break;
@@ -158,6 +162,15 @@ function onFrame(f) {
       onStatus("closed", 4410);
       break;
   }
+}
+
+// The server sends every version in order and fills in a lost one itself (docs/protocol.md, "Gaps"), so a gap
+// means something went wrong: ask for the versions after ours, which come as consecutive updates that draw
+// from where we are. Asked again when the answer has not come within 3 s.
+function askSince() {
+  if (Date.now() - S.askedSince < 3000) return;
+  S.askedSince = Date.now();
+  socket.send({ type: "since", version: S.version });
 }
 
 function setView(view) {
@@ -441,7 +454,7 @@ function renderFelt() {
         mine ? h("span", { class: "muted", text: gettext("Empty seat") })
           : h("button", { type: "button", class: "sit", "data-sit": pos, onclick: () => openSit("main", pos) }, gettext("Sit here")));
     }
-    node.setAttribute("style", style);
+    node.style.cssText = style;
     felt.append(node);
   }
 }
