@@ -19,8 +19,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.utils.translation import gettext as _
 
-from games import moderation, selectors, services
+from games import hand_records, moderation, selectors, services
 from games.broadcast import Outbox, collecting, flush, group_name, presence, user_group
 from games.fields import text as json_text
 from games.models import Table
@@ -125,6 +126,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "error", "code": e.code, "message": e.message, "version": self.version})
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        # Who watched may read the room's later hand records (docs/rules.md, "Who may read a hand record").
+        await db(hand_records.room_visit_record)(room=room, user=user)
         self.room = room
         self.recent: deque[float] = deque(maxlen=RATE_LIMIT)
         self.acks: deque[tuple[str, int, bool]] = deque()  # (action id, version, duplicate) not yet acked (`on_action`)
@@ -224,7 +227,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def on_action(self, message: dict) -> None:
         action_id = message.get("action_id", "")
         if not isinstance(action_id, str):
-            raise services.GameError("bad_action_id", "An action id is a text of at most 64 characters.")
+            raise services.GameError("bad_action_id", _("An action id is a text of at most 64 characters."))
         result = await db(services.action_submit)(
             room_id=self.room.pk, user=self.scope["user"], action=message.get("action"),
             args=message.get("args"), action_id=action_id)
@@ -240,7 +243,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_since(self, after) -> None:
         if not isinstance(after, int) or isinstance(after, bool) or after < 0:
-            raise services.GameError("bad_version", "A version is a whole number from 0.")
+            raise services.GameError("bad_version", _("A version is a whole number from 0."))
         async with self.stream:
             await self._fill(after)
 
@@ -381,12 +384,12 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def user_banned(self, event: dict) -> None:
         # A moderator banned this user: every open socket closes at once (games/moderation.py).
-        await self.send_json({"type": "error", "code": "banned", "message": "Your account is banned.",
+        await self.send_json({"type": "error", "code": "banned", "message": _("Your account is banned."),
                               "version": self.version})
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def user_muted(self, event: dict) -> None:
-        await self.send_json({"type": "notice", "code": "muted", "message": "You are muted and cannot chat.",
+        await self.send_json({"type": "notice", "code": "muted", "message": _("You are muted and cannot chat."),
                               "version": self.version})
 
     async def presence_changed(self, event: dict) -> None:

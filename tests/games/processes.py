@@ -119,7 +119,7 @@ class Player:
             assert frame["version"] not in self.updates, f"{self.user} got v{frame['version']} twice"
             self.updates[frame["version"]] = frame
         if frame["type"] in ("snapshot", "update") and frame["version"] >= self.version:
-            self.version, self.view = frame["version"], frame["view"]
+            self.version, self.view = frame["version"], frame["view"] or self.view  # a filled past version has no view
         return frame
 
     def next(self, predicate, *, what: str, timeout: float = 15) -> dict:

@@ -75,7 +75,7 @@ class Tab:
         self.frames.append((out["text"], frame))
         if frame["type"] in ("snapshot", "update") and frame["version"] > self.version:
             self.version = frame["version"]
-            self.view = frame["view"]
+            self.view = frame["view"] or self.view  # a filled past version has no view
         return frame
 
     async def send(self, data) -> None:

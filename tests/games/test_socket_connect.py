@@ -10,7 +10,7 @@ from django.utils import timezone
 from config.asgi import application
 from games import services
 from games.consumers import CLOSE_FORBIDDEN, CLOSE_NO_ROOM, CLOSE_UNAUTHENTICATED
-from games.models import Seat
+from games.models import RoomVisit, Seat
 from tests.games.conftest import acked
 from tests.games.sockets import (
     WAIT,
@@ -121,6 +121,18 @@ async def test_presence_follows_the_seated_players_connections(cast, no_resync):
         assert (frame["seat"], frame["connected"]) == (bob_seat, True)
     finally:
         await close_all(tabs.values())
+
+
+async def test_a_spectator_who_only_opens_the_socket_is_recorded_as_a_visitor(cast, no_resync):
+    room = await db(create_room)(cast["alice"], "ten-half")
+    assert not await db(RoomVisit.objects.filter(room=room, user=cast["bob"]).exists)()
+    tab = Tab(cast["bob"], room.code)
+    try:
+        await tab.open()
+        # Who watched may read the room's later hand records (docs/rules.md, "Who may read a hand record").
+        assert await db(RoomVisit.objects.filter(room=room, user=cast["bob"]).exists)()
+    finally:
+        await tab.close()
 
 
 async def test_a_refresh_keeps_the_seat_and_the_snapshot_shows_my_face_down_card(cast, no_resync):
