@@ -492,6 +492,8 @@ def main() -> None:
     if not exists:
         run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DB_NAME])
     run([PY, "manage.py", "migrate", "--noinput"], env=env())
+    # DEBUG=0: WhiteNoise serves the collected, hashed files, as in production (docs/deploy.md).
+    run([PY, "manage.py", "collectstatic", "--noinput"], env=env())
     run(["redis-cli", "-n", REDIS_URL.rsplit("/", 1)[1], "flushdb"])
 
     runner = Runner(a)
