@@ -169,7 +169,8 @@ CELERY_WORKER_POOL = "threads"
 CELERY_WORKER_CONCURRENCY = 4
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # The sweeper applies whatever a lost or late task left overdue (games/tasks.py).
-CELERY_BEAT_SCHEDULE: dict = {"games-sweep": {"task": "games.sweep", "schedule": 3.0}}
+CELERY_BEAT_SCHEDULE: dict = {"games-sweep": {"task": "games.sweep", "schedule": 3.0},
+                              "games-distribution": {"task": "games.distribution_refresh", "schedule": 3600.0}}
 CELERY_TIMEZONE = "UTC"
 
 # --- Accounts ----------------------------------------------------------------

@@ -5,7 +5,8 @@
   the next moment something is due (`wake_at`: a deadline, a bot's turn, the next hand).
 - `Seat`: a user (or a bot account) at the table, with the wallet hold behind its stack.
 - `Hand`, `HandEvent`, `HandSeat`: the record of each hand (frozen rules, shuffle commitment, seed
-  revealed afterwards, every event in order, each seat's net result), read by its unguessable `key`.
+  revealed afterwards, the room's hash chain, every event in order, each seat's net result), read by its
+  unguessable `key`.
 - `HandShare`, `RoomVisit`: who else may read a hand record: a share link, the users who came to the room
   (docs/rules.md, "Who may read a hand record").
 - `ChatMessage`: the room's chat.
@@ -195,6 +196,9 @@ class Hand(models.Model):
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True, db_index=True)
     summary = FastJSONField(_("summary"), null=True, blank=True)  # the engine's last_hand, all cards
+    # The room's hash chain (docs/fairness.md, "The hash chain"): the previous hand's hash and this one's.
+    prev_chain = models.CharField(_("previous hand's hash"), max_length=64, blank=True)
+    chain = models.CharField(_("chain hash"), max_length=64, blank=True)
 
     class Meta:
         verbose_name = _("hand")

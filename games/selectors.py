@@ -12,6 +12,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
 
 from games.engine import state_from_json, view
+from games.engine.shuffle import CHAIN_FIELDS, chain_hash
 from games.frames import chat_json, record_update, update_frame
 from games.models import ChatMessage, ClubMember, Hand, HandEvent, HandSeat, HandShare, Room, RoomVisit, Seat, Table
 
@@ -146,6 +147,53 @@ def hand_record(hand: Hand) -> dict | None:
         return None
     events = list(HandEvent.objects.filter(hand=hand).order_by("version", "seq").values("version", "type", "data"))
     return {"hand": hand, "events": events, "summary": hand.summary or {}, "players": list(hand.players.select_related("user"))}
+
+
+RECORD_FORMAT = "halfpoint-hand-1"  # the record file (docs/fairness.md, "The record file")
+CHAIN_FORMAT = "halfpoint-chain-1"  # a room's chain file
+CHAIN_PAGE = 200  # hands on one page of a room's chain, newest last
+
+
+def hand_export(hand: Hand) -> dict:
+    """A finished hand's record file, for those who may read it: what the offline verifier checks (the chain's
+    fields, the chain hash) and, for a person, the cards of each hand and the players' names."""
+    summary = hand.summary or {}
+    return {
+        "format": RECORD_FORMAT, "room": hand.room.code, "game": hand.rules.get("game"), "deck": hand.rules.get("deck"),
+        "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
+        **{name: summary.get(name) for name in CHAIN_FIELDS}, "chain": summary.get("chain"),
+        "hands": summary.get("hands", {}), "names": {p.seat_id: p.user.public_name for p in hand.players.all()},
+    }
+
+
+def room_chain(room: Room, user, *, upto: int | None = None) -> list[dict]:
+    """The room's finished hands in order, at most CHAIN_PAGE up to hand `upto` (default: the last), each with its
+    link and chain hash, and its record file when `user` may read it (the hashes alone tell nothing of the cards)."""
+    hands = Hand.objects.filter(room=room, ended_at__isnull=False)
+    if upto is not None:
+        hands = hands.filter(number__lte=upto)
+    page = list(hands.select_related("room").prefetch_related("players__user").order_by("-number")[:CHAIN_PAGE])
+    readable = set(hands_visible_to(user).filter(pk__in=[h.pk for h in page]).values_list("pk", flat=True))
+    return [{"hand_no": h.number, "prev": h.prev_chain or None, "chain": h.chain or None,
+             "url": h.get_absolute_url() if h.pk in readable else None,
+             "record": hand_export(h) if h.pk in readable else None} for h in reversed(page)]
+
+
+def room_chain_problems(room: Room | int) -> list[str]:
+    """What no longer holds in the room's stored hash chain: a hand whose record does not hash to its chain hash, or
+    whose link does not name the hand stored before it. Empty when every hand is as it was dealt. Hands from before
+    the chain (no hash) are left out."""
+    problems, before = [], None
+    rows = (Hand.objects.filter(room=room, ended_at__isnull=False).exclude(chain="").order_by("number")
+            .values_list("number", "prev_chain", "chain", "summary"))
+    for number, prev, chain, summary in rows:
+        summary = summary or {}
+        if chain_hash(summary) != chain or summary.get("chain") != chain:
+            problems.append(f"hand {number}: its record does not hash to its chain hash {chain}")
+        if summary.get("prev") != prev or (before is not None and prev != before):
+            problems.append(f"hand {number}: its link {prev} does not name the hand before it")
+        before = chain
+    return problems
 
 
 def live_seat_refs() -> set[str]:

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.dispatch import receiver
 
-from games import services
+from games import distribution, services
 from games.services.save import wake_armed
 from games.stats import compute
 
@@ -48,6 +48,11 @@ def rules_stats(key: str, preset: str, overrides: dict) -> None:
     except Exception:
         cache.delete(key)  # let the next request try again
         raise
+
+
+@shared_task(name="games.distribution_refresh", ignore_result=True)
+def distribution_refresh() -> None:
+    distribution.distribution_refresh()
 
 
 _local = threading.local()

@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.db_router import reads_from_replica
-from games import hand_records, pages, selectors, services
+from games import distribution, hand_records, pages, selectors, services
 from games.engine import PRESETS
 from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
 from games.models import PRESET_CHOICES, Hand, Room
 from games.rules_form import RulesForm
 from games.stats import CACHE_SECONDS, rules_key
-from games.tasks import rules_stats
+from games.tasks import distribution_refresh, rules_stats
 from wallets.selectors import balances_for
 
 
@@ -136,7 +136,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "host": found.host_id, "preset": found.preset, "server_now": time.time(),
             "hands_url": _url("games:room_hands", code=found.code),
             "hand_url": _url("games:room_hand", code=found.code, number=0).replace("/0/", "/{n}/"),
-            "lobby_url": _url("games:lobby"),
+            "lobby_url": _url("games:lobby"), "verify_url": _url("games:verify"),
         },
         "balances": balances_for(request.user),
         "hands": pages.room_hands(found, request.user, limit=20),
@@ -216,8 +216,22 @@ def _readable(request: HttpRequest, key: str) -> Hand:
     return found
 
 
-def _hand_page(request: HttpRequest, found: Hand, **extra) -> HttpResponse:
-    return render(request, "games/hand.html", {**pages.hand_page(selectors.hand_record(found)), **extra})
+def _hand_page(request: HttpRequest, found: Hand, *, json_url: str, **extra) -> HttpResponse:
+    record = selectors.hand_export(found)
+    seed_rows = [{**x, "name": record["names"].get(x["seat"], x["seat"])} for x in record["seeds"] or []]
+    return render(request, "games/hand.html", {**pages.hand_page(selectors.hand_record(found)), **extra,
+                                               "record": record, "seed_rows": seed_rows, "json_url": json_url})
+
+
+def _download(data: dict, filename: str) -> JsonResponse:
+    """A JSON file to save (the offline verifier reads it: docs/fairness.md)."""
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _hand_file(found: Hand) -> JsonResponse:
+    return _download(selectors.hand_export(found), f"halfpoint-{found.room.code}-hand-{found.number}.json")
 
 
 @login_required
@@ -228,7 +242,15 @@ def hand(request: HttpRequest, key: str) -> HttpResponse:
     found = _readable(request, key)
     shares = [{"token": s.token, "url": request.build_absolute_uri(s.get_absolute_url())}
               for s in selectors.hand_shares(found, request.user)]
-    return _hand_page(request, found, shares=shares)
+    return _hand_page(request, found, shares=shares, json_url=_url("games:hand_json", key=key))
+
+
+@login_required
+@require_GET
+@reads_from_replica
+def hand_json(request: HttpRequest, key: str) -> JsonResponse:
+    """The hand's record file, for the same readers as its page."""
+    return _hand_file(_readable(request, key))
 
 
 @login_required
@@ -266,10 +288,82 @@ def hand_share_revoke(request: HttpRequest, key: str) -> HttpResponse:
 def hand_shared(request: HttpRequest, token: str) -> HttpResponse:
     """A hand through a share link: for anyone logged in while the link is not revoked and its maker may still
     read the hand (a link is never wider than its maker's own access)."""
+    share = _shared(token)
+    return _hand_page(request, share.hand, shared_by=share.created_by,
+                      json_url=_url("games:hand_shared_json", token=token))
+
+
+def _shared(token: str):
     share = selectors.hand_shared(token)
     if share is None or not selectors.hand_visible_to(share.hand, share.created_by):
         raise Http404(_("This share link is revoked or was never made."))
-    return _hand_page(request, share.hand, shared_by=share.created_by)
+    return share
+
+
+@login_required
+@require_GET
+@reads_from_replica
+def hand_shared_json(request: HttpRequest, token: str) -> JsonResponse:
+    """The record file of a hand shared by link, for the same readers as the shared page."""
+    return _hand_file(_shared(token).hand)
+
+
+def _chain(request: HttpRequest, code: str) -> tuple[Room, dict]:
+    """The room and one page of its chain file. A room's chain is for whoever may enter the open room, as its list
+    of hands is (404 for anyone else)."""
+    found = _open_room(code)
+    try:
+        services.room_check_access(room=found, user=request.user)
+    except services.GameError:
+        raise Http404(_("No open room has this code.")) from None
+    value = request.GET.get("upto", "")
+    rows = selectors.room_chain(found, request.user, upto=int(value) if value.isdigit() else None)
+    return found, {"format": selectors.CHAIN_FORMAT, "room": found.code, "hands": rows}
+
+
+@login_required
+@require_GET
+@reads_from_replica
+def room_chain(request: HttpRequest, code: str) -> HttpResponse:
+    """The room's hash chain, checked in the browser (static/js/chain.js), with its file for the offline verifier."""
+    found, data = _chain(request, code)
+    rows = data["hands"]
+    query = f"?upto={rows[-1]['hand_no']}" if rows and "upto" in request.GET else ""
+    return render(request, "games/chain.html", {
+        "room": found, "rows": rows, "data": data, "json_url": _url("games:room_chain_json", code=found.code) + query,
+        "older_url": f"?upto={rows[0]['hand_no'] - 1}" if rows and rows[0]["hand_no"] > 1 else None,
+    })
+
+
+@login_required
+@require_GET
+@reads_from_replica
+def room_chain_json(request: HttpRequest, code: str) -> JsonResponse:
+    """The chain file of a room (one page of it, as `room_chain` shows)."""
+    found, data = _chain(request, code)
+    return _download(data, f"halfpoint-{found.code}-chain.json")
+
+
+@require_GET
+@reads_from_replica
+def distribution_view(request: HttpRequest) -> HttpResponse:
+    """The public distribution report: first cards and first two-card classes against an honest shuffle, per game
+    (games/distribution.py). Before the first refresh the page asks for one (at most one a while)."""
+    found = distribution.distribution_report()
+    if found is None and cache.add(distribution.CACHE_KEY + ":asked", True, 600):
+        distribution_refresh.delay()
+    names = dict(PRESET_CHOICES)
+    for game in (found or {}).get("games", []):
+        game["name"] = names.get(game["game"], game["game"])
+        for row in game["classes"]:
+            row["label"] = pages.class_label(row["class"])
+    return render(request, "games/distribution.html", {"report": found, "alarm": distribution.ALARM})
+
+
+@require_GET
+def verify(request: HttpRequest) -> HttpResponse:
+    """Check a downloaded record or chain file in this browser: the page asks nothing of the server once loaded."""
+    return render(request, "games/verify.html")
 
 
 @reads_from_replica

@@ -1,8 +1,8 @@
 """HalfPoint's rules engine: pure, deterministic, no I/O (docs/engine.md, docs/rules.md).
 
 ``apply(state, command) -> (state, events)`` is the whole machine; ``view(state, viewer)`` is the only
-thing that may leave toward a player. Time (``Command.now``) and randomness (``start_hand``'s
-``seed_hex``) come in as arguments.
+thing that may leave toward a player. Time (``Command.now``) and randomness (the server's seed through
+``commit_seed`` or ``start_hand``, the players' through ``seed``) come in as arguments.
 """
 
 from .bots import bot_decide

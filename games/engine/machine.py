@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from .cards import DECKS, canonical_sorted
 from .errors import EngineError
 from .rules import Rules, validate
-from .shuffle import commitment, roll_dice, seed_bytes, shuffle
+from .shuffle import ZERO_CHAIN, chain_hash, commitment, deal_key, roll_dice, seat_seed, seed_bytes, shuffle
 from .state import TableState, copy_state
 from .variants import VARIANTS
 from .variants.base import LOSE, PUSH, VOID, WIN
@@ -117,7 +117,7 @@ class Table:
             label = str(h["labels"])
             source = canonical_sorted(self.s.shoe["discards"])
             self.s.shoe["discards"] = []
-            h["stock"] = shuffle(source, seed_bytes(h["seed"]), label)
+            h["stock"] = shuffle(source, bytes.fromhex(h["key"]), label)
             h["reshuffles"].append({"label": label, "source": source, "at": len(h["dealt"])})
             self.emit("shoe_reshuffled", cards=len(source), label=label)
         if not h["stock"]:
@@ -264,6 +264,8 @@ def do_sit(t: Table, actor: str, args: dict) -> None:
     s.seats.append(seat)
     t.emit("seat_joined", seat=actor, name=seat["name"], role=role, position=position, bot=bot, stack=stack,
            chips_in=stack)
+    if "seed" in args:
+        _take_seed(t, actor, args["seed"], quiet=True)
     if args.get("banker") and role == "main" and s.banker is None and s.phase not in IN_HAND:
         amount = args.get("bank", stack)
         if r.bank_open == "whole-stack":
@@ -309,6 +311,7 @@ def _remove_seat(t: Table, seat_id: str) -> None:
         s.pending["queue"] = [x for x in s.pending["queue"] if x != seat_id]
     if s.hand is not None and s.hand.get("side", {}).get(seat_id) and s.phase == "betting":
         del s.hand["side"][seat_id]
+    s.seeds.pop(seat_id, None)
     if s.jackpot_owner == seat_id:
         # An uncollected jackpot goes home with the host who seeded it (docs/rules.md).
         seat["stack"] += s.jackpot
@@ -761,7 +764,8 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
         raise EngineError("not_allowed", "Only the table starts a hand.")
     if s.phase not in ("waiting", "between_hands"):
         raise EngineError("wrong_phase", "A hand can start only between hands.")
-    seed_hex = args.get("seed_hex")
+    # The server seed committed between hands (docs/fairness.md); ``seed_hex`` when none is (scripts, tests).
+    seed_hex = s.next_seed or args.get("seed_hex")
     seed = seed_bytes(seed_hex)
     if s.next_rules is not None:
         s.rules = s.next_rules
@@ -797,15 +801,13 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
         s.shoe["stock"] = []
     else:
         source = list(DECKS[r.deck])
-    top = args.get("deck")
-    if top:
-        stock = _stacked(source, top, seed)
-    else:
-        stock = shuffle(source, seed, "0")
+    top = _top_cards(source, args.get("deck") or [])
     s.commitment = commitment(seed_hex)
+    s.next_seed = s.next_commitment = None
+    # The stock is shuffled at the deal, once the players' seeds are in (`_seal_deal`).
     s.hand = {
         "no": s.hand_no, "seed": seed_hex, "commitment": s.commitment, "source": source, "stacked": bool(top),
-        "stock": stock, "dealt": [], "labels": 0, "reshuffles": [], "set_aside": [],
+        "stock": list(source), "top": top, "dealt": [], "labels": 0, "reshuffles": [], "set_aside": [],
         "dice": args.get("dice"), "order": [], "base": base, "bank_start": s.bank,
         "bets": {}, "side": {}, "side_order": [], "hands": {}, "turn": None,
         "results": [], "deltas": {}, "bank_empty": False, "over": False, "sitting_out": [],
@@ -832,8 +834,8 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
     _maybe_close_betting(t)
 
 
-def _stacked(source: list[str], top: list[str], seed: bytes) -> list[str]:
-    """A stacked deck for scripts and tests: ``top`` first, the rest in this seed's shuffled order."""
+def _top_cards(source: list[str], top) -> list[str]:
+    """The top of a deck stacked by a script or a test, checked against the hand's cards."""
     if not isinstance(top, list) or not all(isinstance(c, str) for c in top):
         raise EngineError("bad_deck", "The deck is a list of card codes.")
     remaining = list(source)
@@ -843,7 +845,30 @@ def _stacked(source: list[str], top: list[str], seed: bytes) -> list[str]:
                 raise EngineError("bad_deck", f"The card {c} is listed twice.")
             raise EngineError("bad_deck", f"The card {c} is not in this game's deck.")
         remaining.remove(c)
-    return list(top) + shuffle(remaining, seed, "0")
+    return list(top)
+
+
+def _seal_deal(t: Table) -> None:
+    """Betting closes: every seat's seed in seat order (a player's own, else the one the server seed fixes), the
+    deal key, and the stock in its order (a stacked ``top`` first, the rest shuffled). docs/fairness.md."""
+    s, h = t.s, t.s.hand
+    server = seed_bytes(h["seed"])
+    seeds = []
+    for x in s.main_seats() + s.side_seats():
+        own = s.seeds.get(x["id"])
+        if own is not None:
+            seeds.append({"seat": x["id"], "seed": own, "by": "player"})
+        else:
+            seeds.append({"seat": x["id"], "seed": seat_seed(server, x["id"]), "by": "bot" if x["bot"] else "server"})
+    s.seeds = {}
+    h["seeds"] = seeds
+    h["prev"] = s.chain or ZERO_CHAIN
+    key = deal_key(server, h["no"], h["prev"], seeds)
+    h["key"] = key.hex()
+    remaining = list(h["stock"])
+    for c in h["top"]:
+        remaining.remove(c)
+    h["stock"] = h["top"] + shuffle(remaining, key, "0")
 
 
 def _betting_deadline(t: Table) -> None:
@@ -861,7 +886,8 @@ def _maybe_close_betting(t: Table) -> None:
         t.s.deadline_for = [k for k, b in list(h["bets"].items()) + list(h["side"].items()) if not b["confirmed"]]
 
 
-def _betting_seat(t: Table, actor: str) -> tuple[dict, dict, bool]:
+def _betting_seat(t: Table, actor: str, args: dict) -> tuple[dict, dict, bool]:
+    """The seat, its bet and whether it is a side bet; a ``seed`` that comes with the action is taken first."""
     s = t.s
     seat = t.seat(actor)
     if s.phase != "betting":
@@ -879,11 +905,13 @@ def _betting_seat(t: Table, actor: str) -> tuple[dict, dict, bool]:
         raise EngineError("bet_locked", "A confirmed bet cannot change.")
     if not side and t.rules.fixed_stake:
         raise EngineError("fixed_stake", "Every stake is the base stake in this game.")
+    if "seed" in args:
+        _take_seed(t, actor, args["seed"])
     return seat, bet, side
 
 
 def do_chip(t: Table, actor: str, args: dict) -> None:
-    seat, bet, side = _betting_seat(t, actor)
+    seat, bet, side = _betting_seat(t, actor, args)
     amount = args.get("amount")
     if amount not in t.rules.chip_values or isinstance(amount, bool):
         raise EngineError("bad_amount", f"The chips are {', '.join(map(str, t.rules.chip_values))}.")
@@ -900,13 +928,13 @@ def do_chip(t: Table, actor: str, args: dict) -> None:
 
 
 def do_reset(t: Table, actor: str, args: dict) -> None:
-    seat, bet, side = _betting_seat(t, actor)
+    seat, bet, side = _betting_seat(t, actor, args)
     bet["amount"] = 0
     t.emit("bet_changed", seat=actor, amount=0)
 
 
 def do_confirm(t: Table, actor: str, args: dict) -> None:
-    seat, bet, side = _betting_seat(t, actor)
+    seat, bet, side = _betting_seat(t, actor, args)
     if side:
         _confirm_side(t, actor, bet["backs"], bet["amount"])
         return
@@ -917,7 +945,7 @@ def do_confirm(t: Table, actor: str, args: dict) -> None:
 
 
 def do_bet(t: Table, actor: str, args: dict) -> None:
-    seat, bet, side = _betting_seat(t, actor)
+    seat, bet, side = _betting_seat(t, actor, args)
     if side:
         raise EngineError("side_bettor", "A side bettor bets with side_bet on a challenger.")
     bet["amount"] = _check_stake(t, seat, args.get("amount"), t.s.hand["base"])
@@ -936,7 +964,7 @@ def _check_backs(t: Table, backs) -> str:
 
 
 def do_back(t: Table, actor: str, args: dict) -> None:
-    seat, bet, side = _betting_seat(t, actor)
+    seat, bet, side = _betting_seat(t, actor, args)
     if not side:
         raise EngineError("not_side_bettor", "Only side bettors choose a challenger to back.")
     bet["backs"] = _check_backs(t, args.get("seat"))
@@ -944,7 +972,7 @@ def do_back(t: Table, actor: str, args: dict) -> None:
 
 
 def do_side_bet(t: Table, actor: str, args: dict) -> None:
-    seat, bet, side = _betting_seat(t, actor)
+    seat, bet, side = _betting_seat(t, actor, args)
     if not side:
         raise EngineError("not_side_bettor", "Only side bettors place side bets.")
     _confirm_side(t, actor, args.get("backs", args.get("seat")), args.get("amount"))
@@ -967,7 +995,7 @@ def _confirm_side(t: Table, actor: str, backs, amount) -> None:
 
 
 def do_no_bet(t: Table, actor: str, args: dict) -> None:
-    seat, bet, side = _betting_seat(t, actor)
+    seat, bet, side = _betting_seat(t, actor, args)
     if not side:
         raise EngineError("must_bet", "Challengers must stake; the timeout places the default stake.")
     del t.s.hand["side"][actor]
@@ -992,12 +1020,13 @@ def close_betting(t: Table) -> None:
         del h["side"][seat_id]  # an unconfirmed side bettor does not bet this hand
         t.emit("side_bet_skipped", seat=seat_id)
     h["side_order"] = [x for x in h["side_order"] if x in h["side"]]
+    _seal_deal(t)
     mains = [x for x in s.main_seats() if x["id"] in h["bets"] or x["id"] == s.banker]
     ids = [x["id"] for x in mains]
     b = ids.index(s.banker)
     if r.order_policy == "dice":
         # ten-half.md "Order: the dice": count clockwise from the banker (=1) over the occupied main seats.
-        dice = h["dice"] or roll_dice(seed_bytes(h["seed"]))
+        dice = h["dice"] or roll_dice(bytes.fromhex(h["key"]))
         h["dice"] = list(dice)
         first = (b + sum(dice) - 1) % len(ids)
         order = ids[first:] + ids[:first]
@@ -1264,10 +1293,59 @@ def finish_hand(t: Table) -> None:
                       for ph in h["hands"][k]] for k in h["order"]},
         "results": h["results"], "deltas": deltas, "dealt": h["dealt"], "reshuffles": h["reshuffles"],
         "source": h["source"] if s.shoe is not None else r.deck, "stacked": h["stacked"], "banker": s.banker,
+        "seeds": h["seeds"], "prev": h["prev"],
     }
+    s.last_hand["chain"] = s.chain = chain_hash(s.last_hand)
     t.emit("hand_over", hand_no=h["no"], seed=h["seed"], commitment=h["commitment"], dealt=h["dealt"],
-           deck=r.deck, source=h["source"] if s.shoe is not None else None, reshuffles=h["reshuffles"])
+           deck=r.deck, source=h["source"] if s.shoe is not None else None, reshuffles=h["reshuffles"],
+           seeds=h["seeds"], prev=h["prev"], chain=s.chain)
     _after_hand_bank(t)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Seeds (docs/fairness.md): the server commits the next hand's seed between hands; each seat may add its own
+# until the deal.
+
+def do_commit_seed(t: Table, actor: str, args: dict) -> None:
+    """The server's seed for the next hand, committed before any player's seed for that hand is taken."""
+    s = t.s
+    if actor != "system":
+        raise EngineError("not_allowed", "Only the table commits a seed.")
+    if s.phase in IN_HAND:
+        raise EngineError("wrong_phase", "The next hand's seed is committed between hands.")
+    if s.next_seed is not None:
+        raise EngineError("already_committed", "The next hand's seed is committed already.")
+    seed_hex = args.get("seed_hex")
+    s.next_commitment = commitment(seed_hex)
+    s.next_seed = seed_hex
+    t.emit("seed_committed", hand_no=s.hand_no + 1, commitment=s.next_commitment)
+
+
+def do_seed(t: Table, actor: str, args: dict) -> None:
+    t.seat(actor)
+    _take_seed(t, actor, args.get("seed"))
+
+
+def _take_seed(t: Table, actor: str, seed_hex, quiet: bool = False) -> None:
+    """A seat's own seed for the coming deal: the current hand's while betting, else the next hand's once its
+    server seed is committed. ``quiet`` (a seed sent with ``sit``): a seed that comes before any commitment is
+    left out instead of refusing the command; a malformed one is always refused."""
+    s = t.s
+    seed = seed_bytes(seed_hex).hex()  # lowercase, as the deal key reads it
+    if s.phase == "betting":
+        hand_no = s.hand_no
+    elif s.phase == "playing":
+        if quiet:
+            return
+        raise EngineError("seed_too_late", "The cards of this hand are dealt: send your seed for the next hand.")
+    elif s.next_commitment is not None:
+        hand_no = s.hand_no + 1
+    elif quiet:
+        return
+    else:
+        raise EngineError("no_commitment", "No seed is committed for the next hand yet: send yours once it is.")
+    s.seeds[actor] = seed
+    t.emit("seed_received", seat=actor, hand_no=hand_no, seed=seed)
 
 
 def _summary(t: Table, ph: dict) -> dict:
@@ -1285,4 +1363,5 @@ HANDLERS = {
     "mort_decline": _play_handler("mort_decline"),
     "open_bank": do_open_bank, "refill": do_refill, "pass_bank": do_pass_bank, "retire": do_retire,
     "take_bank": do_take_bank, "decline_bank": do_decline_bank, "seed_jackpot": do_seed_jackpot,
+    "commit_seed": do_commit_seed, "seed": do_seed,
 }

@@ -1,7 +1,9 @@
-"""The verifiable shuffle (docs/rules.md, "Verifiable shuffle", gives the byte-level algorithm).
+"""The verifiable shuffle (docs/fairness.md gives the byte-level algorithm, with test vectors).
 
-A 32-byte server seed drives a stream of 32-bit words: block ``k`` of a stream named ``label`` is
-``HMAC-SHA256(key=seed, msg=f"{label}:{k}".encode("ascii"))``, read as eight big-endian 4-byte words.
+A 32-byte key drives a stream of 32-bit words: block ``k`` of a stream named ``label`` is
+``HMAC-SHA256(key=key, msg=f"{label}:{k}".encode("ascii"))``, read as eight big-endian 4-byte words.
+The key of a hand's deck and dice is its deal key (``deal_key``): the server seed mixed with every seat's
+seed, the hand's number and the previous hand's chain hash (``chain_hash``).
 A uniform integer in ``[0, m)`` takes the next word ``w`` and rejects it while
 ``w >= 2**32 - (2**32 % m)`` (no modulo bias), else returns ``w % m``. The deck is ordered by the
 forward Fisher-Yates shuffle: for ``i`` from 0 to n-2 swap ``a[i]`` with ``a[i + uniform(n - i)]``;
@@ -11,6 +13,7 @@ lazily (``LazyDeck``) with exactly the same order, which the fast simulation use
 
 import hashlib
 import hmac
+import json
 import struct
 from itertools import chain, count
 
@@ -26,9 +29,12 @@ def seed_bytes(seed_hex: str) -> bytes:
     if not isinstance(seed_hex, str) or len(seed_hex) != 64:
         raise EngineError("bad_seed", "The seed must be 64 hexadecimal digits (32 bytes).")
     try:
-        return bytes.fromhex(seed_hex)
+        seed = bytes.fromhex(seed_hex)
     except ValueError:
-        raise EngineError("bad_seed", "The seed must be 64 hexadecimal digits (32 bytes).") from None
+        seed = b""
+    if len(seed) != 32:  # fromhex skips spaces: "ab ab ..." is 64 characters but fewer bytes
+        raise EngineError("bad_seed", "The seed must be 64 hexadecimal digits (32 bytes).")
+    return seed
 
 
 def commitment(seed_hex: str) -> str:
@@ -137,9 +143,43 @@ def roll_dice(seed: "bytes | HmacKey") -> list[int]:
     return [stream.below(6) + 1, stream.below(6) + 1]
 
 
+ZERO_CHAIN = "0" * 64  # the "previous hand" of a table's first hand
+
+# What a hand's chain hash covers (docs/fairness.md, "The hash chain"): each a JSON value without fractions.
+CHAIN_FIELDS = ("hand_no", "prev", "commitment", "seed", "seeds", "source", "stacked", "reshuffles", "dealt", "dice",
+                "order", "banker", "results", "deltas")
+
+
+def seat_seed(server_seed: bytes, seat_id: str) -> str:
+    """The seed the server gives a seat that sent none (a bot, or a player who sent none in time):
+    HMAC-SHA256(key = server seed, message = UTF-8 "seat:<seat id>"). The committed server seed fixes it,
+    so the server cannot pick it after seeing the players' seeds."""
+    return hmac.digest(server_seed, f"seat:{seat_id}".encode(), "sha256").hex()
+
+
+def deal_key(server_seed: bytes, hand_no: int, prev_chain: str, seeds: list[dict]) -> bytes:
+    """The key of a hand's deck, dice and reshuffles. ``seeds`` is every seat's ``{"seat", "seed", "by"}`` in
+    seat order; with no seed of a player's own among them the key is the server seed itself (the seats'
+    seeds then come from it and add nothing), else HMAC-SHA256(key = server seed, message = UTF-8
+    "deal:<hand_no>:<prev_chain>:<seed 1>:...:<seed n>") with the seeds as lowercase hex."""
+    if not any(x["by"] == "player" for x in seeds):
+        return server_seed
+    message = ":".join(["deal", str(hand_no), prev_chain, *(x["seed"] for x in seeds)])
+    return hmac.digest(server_seed, message.encode(), "sha256")
+
+
+def chain_hash(record: dict) -> str:
+    """SHA-256 of a finished hand's ``CHAIN_FIELDS`` as canonical JSON (keys sorted, no spaces, ASCII), hex.
+    A hand's ``prev`` is its table's previous hand's chain hash, so changing any stored hand breaks the chain."""
+    body = {name: record.get(name) for name in CHAIN_FIELDS}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
 def verify(commitment_hex: str, seed_hex: str, dealt_cards: list[str], *, deck: str | None = None,
-           source: list[str] | None = None, label: str = "0") -> bool:
-    """True when ``seed_hex`` matches ``commitment_hex`` and ``dealt_cards`` is how that seed orders the deck.
+           source: list[str] | None = None, label: str = "0", seeds: list[dict] | None = None, hand_no: int = 0,
+           prev: str = ZERO_CHAIN) -> bool:
+    """True when ``seed_hex`` matches ``commitment_hex`` and ``dealt_cards`` is how the hand's deal key orders
+    the deck: the key from ``seeds``, ``hand_no`` and ``prev`` (the record's) when given, else the seed itself.
 
     ``dealt_cards`` are the cards in the order they were dealt (the hand record's ``dealt``), a prefix of
     the shuffled deck. The deck is the canonical ``source`` when given (the Seven and a Half shoe: the
@@ -151,6 +191,10 @@ def verify(commitment_hex: str, seed_hex: str, dealt_cards: list[str], *, deck: 
         return False
     if not hmac.compare_digest(hashlib.sha256(seed).hexdigest(), str(commitment_hex).lower()):
         return False
+    if seeds:
+        if any(x["by"] != "player" and x["seed"] != seat_seed(seed, x["seat"]) for x in seeds):
+            return False  # a seat's seed marked as the server's must be the one the commitment fixed
+        seed = deal_key(seed, hand_no, prev, seeds)
     if source is not None:
         candidates = [list(source)]
     elif deck is not None:

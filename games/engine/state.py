@@ -2,7 +2,7 @@
 
 Every field is a JSON value except ``rules`` (a ``Rules``), so ``state_to_json`` is a shallow walk and
 ``state_from_json(state_to_json(s)) == s``. The state holds secrets (the seed and the stock of the
-current hand, everybody's face-down cards): it is stored by the server and never sent to a player;
+current hand, the next hand's committed seed, everybody's face-down cards): it is stored by the server and never sent to a player;
 ``view()`` is what leaves towards players.
 """
 
@@ -35,6 +35,12 @@ class TableState:
     hand: dict | None = None  # the current (or last finished) hand, see machine.do_start_hand
     commitment: str | None = None
     last_hand: dict | None = None  # the summary of the finished hand, everything revealed
+    # docs/fairness.md: the next hand's server seed, committed between hands (secret; its SHA-256 is public),
+    # the players' seeds for the coming deal (seat id -> hex), and the last finished hand's chain hash.
+    next_seed: str | None = None
+    next_commitment: str | None = None
+    seeds: dict = field(default_factory=dict)
+    chain: str | None = None
 
     def seat(self, seat_id: str) -> dict | None:
         for s in self.seats:

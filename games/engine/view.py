@@ -116,7 +116,20 @@ def shared_view(state: TableState) -> dict:
         "shoe": {"stock": len(s.shoe["stock"]) + (len(s.hand["stock"]) if s.hand and not s.hand["over"] else 0),
                  "discards": len(s.shoe["discards"])} if s.shoe is not None else None,
         "next_rules": s.next_rules.to_json() if s.next_rules else None,
+        "fair_deal": _fair_deal(s),
     }
+
+
+def _fair_deal(s: TableState) -> dict | None:
+    """The commitment of the coming (or current) deal and the players' own seeds for it (docs/fairness.md): from
+    between hands until the deal ``open`` (seeds are taken), then closed with the seeds that went in."""
+    h = s.hand
+    if s.phase in IN_HAND:
+        seeds = s.seeds if s.phase == "betting" else {x["seat"]: x["seed"] for x in h["seeds"] if x["by"] == "player"}
+        return {"hand_no": h["no"], "commitment": h["commitment"], "open": s.phase == "betting", "seeds": dict(seeds)}
+    if s.next_commitment is not None:
+        return {"hand_no": s.hand_no + 1, "commitment": s.next_commitment, "open": True, "seeds": dict(s.seeds)}
+    return None
 
 
 def view(state: TableState, viewer: str | None = None, *, detached: bool = True, shared: dict | None = None,
@@ -147,6 +160,7 @@ def view(state: TableState, viewer: str | None = None, *, detached: bool = True,
         "shoe": c["shoe"],
         "legal_actions": legal_actions(s, vid),
         "next_rules": c["next_rules"],
+        "fair_deal": c["fair_deal"],
     }
     return json_copy(out) if detached else out
 

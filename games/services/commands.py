@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.engine import EngineError
+from games.engine.shuffle import seed_bytes
 from games.models import Room
 from games.services.errors import GameError, Result
 from games.services.moves import _back_from_away, _close, _leave, _sit, _start, _top_up
@@ -20,13 +21,14 @@ RECENT_ACTIONS = 200
 ACTIONS_PER_USER = 8
 
 # What a player may send as arguments: name -> type. Anything else is refused before the engine
-# sees it, so a hostile frame (a list where a seat id goes, a float amount) is a clear error.
-ARG_TYPES = {"amount": int, "seat": str, "backs": str, "position": int, "role": str, "buy_in": int}
+# sees it, so a hostile frame (a list where a seat id goes, a float amount) is a clear error. A `seed` is
+# the player's 32 bytes for the coming deal as 64 hex digits (docs/fairness.md), anything else `bad_seed`.
+ARG_TYPES = {"amount": int, "seat": str, "backs": str, "position": int, "role": str, "buy_in": int, "seed": str}
 # Engine commands a player sends for their own seat.
 PLAYER_ACTIONS = {
     "chip", "reset", "confirm", "bet", "back", "side_bet", "no_bet", "hit", "stand", "double", "split",
     "mort_accept", "mort_decline", "open_bank", "refill", "pass_bank", "retire", "take_bank", "decline_bank",
-    "seed_jackpot",
+    "seed_jackpot", "seed",
 }
 # Commands of the room (seats and host controls), handled here around the engine.
 ROOM_ACTIONS = {"sit", "leave", "top_up", "im_back", "start", "kick", "close"}
@@ -55,9 +57,14 @@ def _clean_args(args) -> dict:
         kind = ARG_TYPES.get(name)
         if kind is None:
             raise GameError("bad_args", _("Unknown argument %(name)s.") % {"name": str(name)[:40]})
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**12):
+        if name == "seed":
+            try:
+                seed_bytes(value)
+            except EngineError:
+                raise GameError("bad_seed", _("A seed is 64 hexadecimal digits (32 bytes).")) from None
+        elif kind is int and (isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**12):
             raise GameError("bad_amount", _("%(name)s must be a whole number.") % {"name": name})
-        if kind is str and (not isinstance(value, str) or len(value) > 40):
+        elif kind is str and (not isinstance(value, str) or len(value) > 40):
             raise GameError("bad_args", _("%(name)s must be a short text.") % {"name": name})
         out[name] = value
     return out
@@ -113,7 +120,8 @@ def _remember(actions: list, user_id: int, action_id: str, version: int) -> list
 
 def _room_action(run: _Run, user, action: str, args: dict) -> None:
     if action == "sit":
-        _sit(run, user, role=args.get("role", "main"), buy_in=args.get("buy_in"), position=args.get("position"))
+        _sit(run, user, role=args.get("role", "main"), buy_in=args.get("buy_in"), position=args.get("position"),
+             seed=args.get("seed"))
         return
     seat_id = run.seat_of(user)
     if action in ("leave", "top_up", "im_back"):

@@ -31,7 +31,7 @@ def _is_club_member(club_id: int, user_id: int) -> bool:
 
 
 
-def _sit(run: _Run, user, *, role: str, buy_in, position=None, bot: str = "") -> str:
+def _sit(run: _Run, user, *, role: str, buy_in, position=None, bot: str = "", seed: str | None = None) -> str:
     room, state, meta = run.room, run.state, run.meta
     if run.seat_of(user) is not None:
         raise GameError("already_seated", _("You are already seated at this table."))
@@ -70,7 +70,7 @@ def _sit(run: _Run, user, *, role: str, buy_in, position=None, bot: str = "") ->
     meta["seats"][seat_id] = {"user": user.pk, "hold": hold.pk, "bot": bot or None, "role": role}
     run.chips_in[seat_id] = buy_in
     run.apply(seat_id, "sit", {"name": user.public_name, "stack": buy_in, "role": role, "position": position,
-                               "bot": bot or None, "host": user.pk == room.host_id})
+                               "bot": bot or None, "host": user.pk == room.host_id, **({"seed": seed} if seed else {})})
     if room.kind == Room.Kind.AI and not bot:
         _fill_with_bots(run)
     return seat_id
@@ -157,6 +157,7 @@ def _start_hand(run: _Run) -> None:
     run.meta["next_hand_at"] = None
     if run.room.kind == Room.Kind.AI:
         _refresh_bots(run)
+    # The hand takes the seed committed between hands (save.py, `_commit_next_seed`); this one only when none is.
     run.apply("system", "start_hand", {"seed_hex": secrets.token_hex(32)})
 
 

@@ -1,7 +1,10 @@
-"""The write of a locked run (`_save`): the ledger kept equal to the engine, the hand record, the row with
-version + 1 and its events; on commit, the room's broadcast and the table's next wake (`_arm`).
+"""The write of a locked run (`_save`): the next hand's server seed committed between hands, the ledger kept equal
+to the engine, the hand record, the row with version + 1 and its events; on commit, the room's broadcast and the
+table's next wake (`_arm`).
 Above due.py: it builds on run.py and store.py, and nothing in the package below it writes.
 """
+
+import secrets
 
 from django.conf import settings
 from django.db import transaction
@@ -30,6 +33,7 @@ def _save(run: _Run) -> int:
     table, room, meta = run.table, run.room, run.meta
     version = table.version + 1
     _bookkeeping(run, [e for _actor, e in run.events])
+    _commit_next_seed(run)
     # After the bookkeeping (it may have applied set_seat). Not a copy: nothing changes run.state or `after` from
     # here on; `after` is written to the row and run.state goes to the broadcast.
     after = state_to_json(run.state, copy=False)
@@ -74,6 +78,14 @@ def _save(run: _Run) -> int:
     _arm(run, version)
     _store(table, rows)
     return version
+
+
+def _commit_next_seed(run: _Run) -> None:
+    """A table with seats, between hands, always has the next hand's server seed committed: its SHA-256 is on the
+    table before any player's seed for that hand can be taken (docs/fairness.md, "Who commits what, when")."""
+    s = run.state
+    if s.seats and s.next_seed is None and s.phase not in IN_HAND:
+        run.apply("system", "commit_seed", {"seed_hex": secrets.token_hex(32)})
 
 
 def _arm(run: _Run, version: int) -> None:
@@ -137,7 +149,8 @@ def _record_hand_end(run: _Run, hand_id: int | None, after: dict) -> None:
     if hand_id is None:
         return
     last = after.get("last_hand") or {}
-    Hand.objects.filter(pk=hand_id).update(seed=last.get("seed", ""), ended_at=timezone.now(), summary=last)
+    Hand.objects.filter(pk=hand_id).update(seed=last.get("seed", ""), ended_at=timezone.now(), summary=last,
+                                           prev_chain=last.get("prev", ""), chain=last.get("chain", ""))
     seats = {**run.left_seats, **run.meta["seats"]}  # a seat may have left with the hand's end
     deltas = last.get("deltas", {})
     banker = last.get("banker")

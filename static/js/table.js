@@ -10,7 +10,7 @@ const fmt = (s, o) => interpolate(s, o, true);
 const S = {
   version: -1, view: null, room: null, me: null, presence: {}, names: {}, started: false, stalled: null,
   skew: cfg.server_now - Date.now() / 1000, busy: null, busyUntil: null, inputs: {}, feed: [], unread: 0,
-  actionsKey: "", askedSince: 0,
+  actionsKey: "", askedSince: 0, seeds: {}, typedSeed: null, seedOffered: "", seedAction: null, fairKey: "",
 };
 
 // --- small DOM helpers -------------------------------------------------------------------------------
@@ -117,6 +117,7 @@ function onFrame(f) {
       $("#chat-list").textContent = "";
       for (const m of f.chat || []) addChat(m, false);
       render();
+      offerSeed();
       if (f.room.status === "closed") onStatus("closed", 4410);
       break;
     case "update":
@@ -131,12 +132,14 @@ function onFrame(f) {
       }
       for (const e of f.events || []) onEvent(e);
       render();
+      offerSeed();
       break;
     case "ack":
       if (S.busy === f.action_id) S.busyUntil = f.version;
       if (S.busyUntil !== null && S.version >= S.busyUntil) { clearBusy(); if (S.view) renderActions(); }
       break;
     case "error":
+      if (f.action_id && f.action_id === S.seedAction) break; // a seed sent by itself came too late: nothing to do
       if (!f.action_id || f.action_id === S.busy) { clearBusy(); if (S.view) renderActions(); }
       toast(f.message || f.code);
       break;
@@ -188,9 +191,9 @@ function clearBusy() {
 
 function send(action, args = {}, { busy = true } = {}) {
   const id = (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`).slice(0, 64);
-  if (!socket.send({ type: "action", action, args, action_id: id })) {
+  if (!socket.send({ type: "action", action, args: withSeed(action, args), action_id: id })) {
     toast(gettext("Not connected: wait a moment and try again."));
-    return;
+    return null;
   }
   if (busy) {
     S.busy = id;
@@ -198,6 +201,7 @@ function send(action, args = {}, { busy = true } = {}) {
     renderActions();
     setTimeout(() => { if (S.busy === id) { clearBusy(); renderActions(); } }, 6000);
   }
+  return id;
 }
 
 // --- events: the feed of what just happened ------------------------------------------------------------
@@ -245,6 +249,8 @@ function render() {
   renderActions();
   renderResults();
   renderHost();
+  renderFair();
+  if (!$("#menu").hidden && $("#menu").dataset.tab === "fair") renderFairMenu();
   const feed = $("#feed");
   feed.textContent = "";
   for (const line of S.feed) feed.append(h("li", { text: line }));
@@ -725,6 +731,7 @@ function showTab(tab) {
   for (const b of document.querySelectorAll("#menu [role=tab]")) b.setAttribute("aria-selected", b.dataset.tab === tab ? "true" : "false");
   for (const p of document.querySelectorAll("#menu [role=tabpanel]")) p.hidden = p.dataset.tab !== tab;
   if (tab === "hands") loadHands();
+  if (tab === "fair") renderFairMenu();
   if (tab === "chat") { S.unread = 0; showUnread(); $("#chat-input").focus(); }
 }
 
@@ -776,16 +783,135 @@ $("#chat-form").addEventListener("submit", (e) => {
 
 // --- the invite link ---------------------------------------------------------------------------------
 
-$("#copy-invite").addEventListener("click", async () => {
-  const input = $("#invite-url");
+async function copy(text, done) {
   try {
-    await navigator.clipboard.writeText(input.value);
+    await navigator.clipboard.writeText(text);
   } catch {
-    input.select();
+    const area = h("textarea", { class: "visually-hidden", readonly: true });
+    area.value = text;
+    document.body.append(area);
+    area.select();
     document.execCommand("copy");
+    area.remove();
   }
-  toast(gettext("Invite link copied."), "ok");
+  toast(done, "ok");
+}
+
+$("#copy-invite").addEventListener("click", () => copy($("#invite-url").value, gettext("Invite link copied.")));
+
+// --- the fair deal (docs/fairness.md) ----------------------------------------------------------------
+// This browser adds 32 random bytes to each hand's deal once the server has committed to its own seed: with the
+// bet or stake, or by themselves from a seat with no bet to make. The "Fair deal" panel shows the commitment before
+// the first card and the seeds that went in, then the server seed and the link to the hand's check.
+
+const SEEDED = new Set(["sit", "seed", "bet", "confirm", "side_bet", "no_bet"]);
+const BETS = ["bet", "confirm", "side_bet", "no_bet"];
+
+const randomSeed = () => [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+/** This browser's seed for hand `n`: a seed the player typed for the next deal, else a new random one. */
+function seedFor(n) {
+  if (!S.seeds[n]) {
+    S.seeds[n] = S.typedSeed || randomSeed();
+    S.typedSeed = null;
+  }
+  return S.seeds[n];
+}
+
+/** `args` with this browser's seed when `action` may carry one and the open deal does not have it yet. */
+function withSeed(action, args) {
+  const v = V();
+  const deal = v && v.fair_deal;
+  if (!SEEDED.has(action) || !deal || !deal.open || (v.you && deal.seeds[v.you] === seedFor(deal.hand_no))) return args;
+  return { ...args, seed: seedFor(deal.hand_no) };
+}
+
+/** A seat with no bet to make in the open deal sends its seed by itself, once per deal; a bet carries it otherwise. */
+function offerSeed() {
+  const v = V();
+  const deal = v && v.fair_deal;
+  if (!deal || !deal.open || !v.you || deal.seeds[v.you]) return;
+  const noBet = v.phase === "betting" ? !BETS.some(legal)
+    : rules().fixed_stake || v.banker === v.you || (!!v.pending && v.pending.seat === v.you);
+  const key = `${deal.hand_no}:${deal.commitment}`;
+  if (!noBet || S.seedOffered === key) return;
+  S.seedOffered = key;
+  S.seedAction = send("seed", {}, { busy: false });
+}
+
+function renderFair() {
+  const v = V();
+  const box = $("#fair-deal");
+  const deal = v.fair_deal;
+  const hand = v.hand;
+  const over = hand && hand.over && v.seed ? hand : null;
+  const key = JSON.stringify([deal, over && over.no, v.you]);
+  if (key === S.fairKey) return; // unchanged: keeps a selection the player is copying
+  S.fairKey = key;
+  box.textContent = "";
+  box.hidden = !deal && !over;
+  if (box.hidden) return;
+  const how = h("a", { href: cfg.verify_url, id: "fair-how", text: gettext("how it works") });
+  if (over) {
+    box.append(h("p", { id: "fair-last" }, h("strong", { text: gettext("Fair deal") }), " · ",
+      fmt(gettext("hand %(n)s is over; its server seed:"), { n: over.no }), " ",
+      h("code", { id: "fair-server-seed", text: v.seed }), " ",
+      h("a", { href: cfg.hand_url.replace("{n}", over.no), id: "fair-verify", class: "button secondary small", text: gettext("Verify") })));
+  }
+  if (deal) {
+    const line = deal.open ? gettext("hand %(n)s, before the first card, SHA-256 of the server's secret seed:")
+      : gettext("hand %(n)s is dealt from the server seed whose SHA-256 is");
+    box.append(h("p", { class: "fair-line" }, over ? null : [h("strong", { text: gettext("Fair deal") }), " · "],
+      fmt(line, { n: deal.hand_no }), " ", h("code", { id: "fair-commitment", "data-hand": deal.hand_no, text: deal.commitment }),
+      " ", h("button", { type: "button", class: "secondary copy", id: "fair-copy",
+        onclick: () => copy(deal.commitment, gettext("Commitment copied.")) }, gettext("Copy"))));
+    const names = Object.keys(deal.seeds).map((id) => (id === v.you ? gettext("you") : name(id)));
+    const mine = deal.seeds[v.you];
+    box.append(h("p", { class: "small muted", id: "fair-seeds" },
+      names.length ? fmt(gettext("Player seeds in: %(names)s."), { names: names.join(", ") }) : gettext("No player seed in yet."),
+      mine ? [" ", gettext("Yours:"), " ", h("code", { id: "fair-mine", title: mine, text: `${mine.slice(0, 16)}…` })] : null,
+      " · ", how));
+  } else {
+    box.append(h("p", { class: "small muted" }, how));
+  }
+}
+
+/** The menu's "Fair deal" tab: this browser's seed for the open deal (or the one that went into the hand dealt). */
+function renderFairMenu() {
+  const v = V();
+  const deal = v && v.fair_deal;
+  const n = deal ? deal.hand_no : (v ? v.hand_no + 1 : 1);
+  const mine = deal && deal.open ? seedFor(n) : (deal && v.you && deal.seeds[v.you]) || S.typedSeed;
+  $("#fair-my-hand").textContent = n;
+  $("#fair-my-seed").textContent = mine || gettext("a new random seed, drawn when the server commits");
+  $("#fair-my-state").textContent = mine && deal && v.you && deal.seeds[v.you] === mine ? gettext("(the table has it)") : "";
+}
+
+/** The player's own seed (or a new random one, `seed` null) for the open deal, sent again if one went in already;
+ * between deals, for the next one. Used for that deal only: the next draws a random seed again. */
+function useSeed(seed) {
+  const v = V();
+  const deal = v && v.fair_deal;
+  if (deal && deal.open) {
+    S.seeds[deal.hand_no] = seed || randomSeed();
+    if (v.you && deal.seeds[v.you]) S.seedAction = send("seed", {}, { busy: false });
+  } else {
+    S.typedSeed = seed;
+  }
+  renderFairMenu();
+  toast(seed ? gettext("Your seed goes into the next deal.") : gettext("A new random seed goes into the next deal."), "ok");
+}
+
+$("#fair-seed-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = $("#fair-seed-input").value.trim();
+  if (!/^[0-9a-fA-F]{64}$/.test(text)) {
+    toast(gettext("A seed is 64 hexadecimal digits (0-9 and a-f)."));
+    return;
+  }
+  useSeed(text.toLowerCase());
 });
+$("#fair-seed-random").addEventListener("click", () => useSeed(null));
 
 window.halfpoint = { state: S, socket }; // for the end-to-end tests and for debugging
 socket.connect();

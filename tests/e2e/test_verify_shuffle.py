@@ -1,6 +1,7 @@
-"""The hand page's shuffle check (static/js/verify.js, Web Crypto in Chromium) against the engine
+"""The hand page's shuffle check (static/js/verify.js and fair.js, Web Crypto in Chromium) against the engine
 (games/engine/shuffle.py): the same commitment, the same deck order for every deck and stream, the
-same dice, and a Seven and a Half shoe with its reshuffles in the middle of a hand."""
+same dice, a Seven and a Half shoe with its reshuffles in the middle of a hand, and a hand with a player's seed,
+linked to the hand before it, whose every change is caught (docs/fairness.md)."""
 
 import hashlib
 
@@ -86,3 +87,49 @@ def test_the_browser_verifies_a_shoe_with_reshuffles_and_catches_a_tampered_hand
     assert got[0] == {"ok": True, "commitmentOk": True, "deckOk": True, "labels": labels}
     assert got[1]["ok"] is False and got[1]["commitmentOk"] is True and got[1]["deckOk"] is False
     assert got[2]["ok"] is False and got[2]["commitmentOk"] is False
+
+
+def two_linked_hands() -> list[dict]:
+    """Two hands of Ten and a Half as the engine records them, a player's own seed in each (docs/fairness.md)."""
+    state = new_table(rules_from("ten-half", {}))
+    hands = []
+    for i, name in enumerate(("B", "C1", "C2")):
+        args = {"name": name, "stack": 1000, "position": i, **({"banker": True, "bank": 500} if name == "B" else {})}
+        state, _ = apply(state, Command(actor=name, action="sit", args=args))
+    for n in (1, 2):
+        for actor, action, args in (("system", "commit_seed", {"seed_hex": hashlib.sha256(f"server {n}".encode()).hexdigest()}),
+                                    ("C1", "seed", {"seed": hashlib.sha256(f"C1 {n}".encode()).hexdigest()}),
+                                    ("system", "start_hand", {})):
+            state, _ = apply(state, Command(actor=actor, action=action, args=args))
+        while state.phase in ("betting", "playing"):
+            state, _ = apply(state, Command(actor="system", action="timeout"))
+        hands.append({**state.last_hand, "deck": "french-52"})
+    return hands
+
+
+def test_the_browser_checks_player_seeds_and_the_chain_link_and_catches_each_change(server, players):
+    first, second = two_linked_hands()
+    mine = next(i for i, x in enumerate(second["seeds"]) if x["by"] == "player")
+    changed_seed = [dict(x, seed="cd" * 32) if i == mine else x for i, x in enumerate(second["seeds"])]
+    cases = {
+        "as dealt": (second, first),
+        "player seed": (dict(second, seeds=changed_seed), first),
+        "server seed": (dict(second, seed="ab" * 32), first),
+        "dealt card": (dict(second, dealt=[second["dealt"][1], second["dealt"][0], *second["dealt"][2:]]), first),
+        "chain link": (second, dict(first, deltas={k: -v for k, v in first["deltas"].items()})),
+    }
+    page = players(server, "anon").goto("/")
+    got = page.evaluate("""async (cases) => {
+        const f = await import('/static/js/fair.js');
+        const out = {};
+        for (const [name, [record, before]] of Object.entries(cases)) {
+            const r = await f.verifyRecord(record, before);
+            out[name] = Object.fromEntries(r.checks.map((c) => [c.id, c.ok]));
+        }
+        return out;
+    }""", cases)
+    assert got["as dealt"] == {"commitment": True, "seeds": True, "deck": True, "dice": True, "chain": True,
+                               "link": True}
+    failed = {name: sorted(k for k, ok in checks.items() if not ok) for name, checks in got.items()}
+    assert failed == {"as dealt": [], "player seed": ["chain", "deck", "dice"], "server seed": ["chain", "commitment",
+                      "deck", "seeds"], "dealt card": ["chain", "deck"], "chain link": ["link"]}
