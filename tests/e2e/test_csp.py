@@ -134,6 +134,8 @@ def test_every_page_keeps_to_the_csp_and_loads_its_static_files_with_debug_off(m
     club = clubs.club_create(owner=user, name="Night Owls")
     for name, path in (("records", "/records/"), ("wallet", "/wallet/"), ("profile", "/profile/"),
                        ("club", club.get_absolute_url()), ("rules", "/rules/zhejiang-ten-half/"),
+                       ("verify", "/verify/"), ("distribution", "/verify/distribution/"),
+                       ("chain", f"/r/{room.code}/chain/"),
                        ("admin", "/admin/"), ("admin-rooms", "/admin/games/room/"),
                        ("admin-room", f"/admin/games/room/{room.pk}/change/"),
                        ("admin-users", "/admin/accounts/user/")):
