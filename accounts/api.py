@@ -105,7 +105,9 @@ def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
     return ApiError("not_found", _("There is no such API endpoint."), 404).response()
 
 
-def _not_json(constant: str):
+def not_json(constant: str):
+    """Python's json reads NaN, Infinity and -Infinity; JSON has none of them, so a text holding one is malformed
+    (`json.loads(..., parse_constant=not_json)`, here and for the table socket's frames)."""
     raise ValueError(f"{constant} is not JSON")
 
 
@@ -120,7 +122,7 @@ def read_json(request: HttpRequest) -> dict:
     if not body.strip():
         return {}
     try:
-        data = json.loads(body, parse_constant=_not_json)
+        data = json.loads(body, parse_constant=not_json)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         data = None
     if not isinstance(data, dict):

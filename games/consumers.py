@@ -21,6 +21,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from accounts.api import not_json
 from games import hand_records, moderation, selectors, services
 from games.broadcast import Outbox, collecting, flush, group_name, presence, user_group
 from games.fields import text as json_text
@@ -93,10 +94,6 @@ GAP_SECONDS = 0.5
 
 _filling: set[asyncio.Task] = set()  # the gap fills under way (`_gap_due`), kept until done
 
-
-def _not_json(constant: str):
-    """Python's json reads NaN, Infinity and -Infinity; JSON has none of them, so a frame holding one is malformed."""
-    raise ValueError(f"{constant} is not JSON")
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -190,7 +187,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error("bad_frame", "Frames are JSON text.")
             return
         try:
-            message = json.loads(text_data, parse_constant=_not_json)
+            message = json.loads(text_data, parse_constant=not_json)
         except (ValueError, RecursionError):  # deep nesting ([[[[...) fits in 16 KiB and exhausts the stack
             await self.error("bad_json", "A frame is one JSON object.")
             return
