@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import cache
 
 from accounts.tokens import token_create
-from tests.games.conftest import _table_settings, cast, no_resync, web  # noqa: F401  (fixtures for this folder too)
+from tests.games.conftest import _table_settings, cast, clock, no_resync, web  # noqa: F401  (fixtures for this folder too)
 
 
 @pytest.fixture(autouse=True)

@@ -98,7 +98,7 @@ GAMES = [("ten-half", {}), ("seven-half", {"house_rules": True, "jackpot_enabled
 
 
 @pytest.mark.parametrize(("preset", "overrides"), GAMES, ids=[g for g, _o in GAMES])
-def test_every_refusal_of_every_action_is_a_code_its_row_lists(cast, settings, preset, overrides):
+def test_every_refusal_of_every_action_is_a_code_its_row_lists(cast, settings, clock, preset, overrides):
     settings.GAMES_NEXT_HAND_SECONDS = 3600  # the finished hand stays on the table
     alice, bob, chen, dara = (cast[n] for n in ("alice", "bob", "chen", "dara"))
     erin = make_player("erin")
@@ -120,7 +120,12 @@ def test_every_refusal_of_every_action_is_a_code_its_row_lists(cast, settings, p
         if moment not in moments:
             moments.add(moment)
             probe(room, people, seen)
-        if state["phase"] == "between_hands" and ("playing", False) in moments or not move(room, users):
+        if state["phase"] == "between_hands" and ("playing", False) not in moments:
+            # The deal settled the hand at once (a banker's Ban Ban or Ban Luck): on to the next hand.
+            clock.advance(settings.GAMES_NEXT_HAND_SECONDS + 1)
+            services.table_wake(room_id=room.pk)
+            continue
+        if state["phase"] == "between_hands" or not move(room, users):
             break
     phases = {phase for phase, _locked in moments}
     assert {"playing", "between_hands"} <= phases, phases  # betting too, where stakes are not fixed
