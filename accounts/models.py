@@ -28,6 +28,9 @@ class User(AbstractUser):
     # A bot's account: it holds the stacks of the bots of AI rooms in the ledger like any player,
     # never logs in (no usable password, inactive) and receives no welcome grant.
     is_bot = models.BooleanField(_("bot"), default=False)
+    # The language chosen in the language menu (a code of settings.LANGUAGES), applied on every device the user
+    # logs in on and to the e-mails sent to them (accounts/language.py). Empty: the browser's Accept-Language.
+    language = models.CharField(_("language"), max_length=10, blank=True)
     # Moderation state, read on every socket; games/moderation.py sets it and logs who did and why.
     muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
     banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from accounts import language
 from accounts import views as account_views
 from config.health import healthz
 from games import views as games_views
@@ -21,6 +22,8 @@ urlpatterns = [
     path("profile/", account_views.profile, name="profile"),
     # The table's JS strings (gettext in static/js), in the visitor's language.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # The language menu (templates/_language.html): the cookie, and the profile of a logged-in user.
+    path("i18n/setlang/", language.set_language, name="set_language"),
     path("wallet/", include("wallets.urls")),
     path("rules/stats/", games_views.rules_stats_view, name="rules_stats"),
     path("clubs/", include("games.club_urls")),
