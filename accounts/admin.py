@@ -72,7 +72,9 @@ class UserAdmin(BaseUserAdmin):
             except GameError as e:
                 form.add_error(None, e.message)
             else:
-                messages.success(request, _("Done: %(action)s %(name)s.") % {"action": action, "name": target})
+                done = {"ban": _("%(name)s is banned."), "mute": _("%(name)s is muted."),
+                        "unban": _("%(name)s is no longer banned."), "unmute": _("%(name)s is no longer muted.")}
+                messages.success(request, done[action] % {"name": target})
                 return redirect("admin:accounts_user_changelist")
         context = {**self.admin_site.each_context(request), "form": form, "object": target,
                    "title": _("Moderate %(name)s") % {"name": target.public_name}}

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.engine import PRESETS
 from games.fields import FastJSONField
@@ -139,7 +140,7 @@ class GameSetting(models.Model):
 
 class Room(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", _("open")
+        OPEN = "open", pgettext_lazy("status", "open")
         CLOSED = "closed", _("closed")
 
     class Kind(models.TextChoices):
@@ -454,7 +455,7 @@ class Report(models.Model):
     """A player's report of a chat message or a player, queued for moderators."""
 
     class Status(models.TextChoices):
-        OPEN = "open", _("open")
+        OPEN = "open", pgettext_lazy("status", "open")
         ACTIONED = "actioned", _("actioned")
         DISMISSED = "dismissed", _("dismissed")
 

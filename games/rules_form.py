@@ -11,6 +11,7 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from games.engine import KNOBS, PRESETS, RulesError, rules_from
+from games.pages import class_label
 
 FIXED = {"game", "deck"}  # decided by the preset: a room cannot change its game or its deck
 PAYOUT_PREFIX = "payouts__"
@@ -64,7 +65,7 @@ class RulesForm(forms.Form):
             if kind == "payouts":
                 for cls in knob["classes"][preset]:
                     self.fields[PAYOUT_PREFIX + cls] = forms.IntegerField(
-                        label=_("Pays ×N for %(cls)s") % {"cls": cls}, initial=current["payouts"].get(cls, 1),
+                        label=_("Pays ×N for %(cls)s") % {"cls": class_label(cls)}, initial=current["payouts"].get(cls, 1),
                         help_text=_("Preset: %(value)s.") % {"value": defaults["payouts"].get(cls, 1)})
                 continue
             label = _(knob["label"])

@@ -9,21 +9,23 @@ const SPANISH = {
 };
 // The JS catalog (/jsi18n/) defines gettext; without it (a test importing this module) English.
 const gettext = window.gettext || ((s) => s);
+// One English word, two cards: the contexts keep the French deck's clubs and jack apart from the Spanish deck's
+// (bastos, sota; docs/glossary.md).
+const pgettext = window.pgettext || ((_context, s) => s);
 
-function rankName(rank) {
-  return {
-    A: gettext("ace"), J: gettext("jack"), Q: gettext("queen"), K: gettext("king"), N: gettext("knight"),
-  }[rank] || rank;
+function rankName(rank, spanish) {
+  if (rank === "J") return spanish ? pgettext("Spanish deck", "jack") : pgettext("French deck", "jack");
+  return { A: gettext("ace"), Q: gettext("queen"), K: gettext("king"), N: gettext("knight") }[rank] || rank;
 }
 
 function suitName(suit) {
   return {
-    S: gettext("spades"), H: gettext("hearts"), D: gettext("diamonds"), C: gettext("clubs"),
+    S: gettext("spades"), H: gettext("hearts"), D: gettext("diamonds"), C: pgettext("French deck", "clubs"),
   }[suit];
 }
 
 function spanishSuitName(suit) {
-  return { O: gettext("coins"), C: gettext("cups"), E: gettext("swords"), B: gettext("clubs") }[suit];
+  return { O: gettext("coins"), C: gettext("cups"), E: gettext("swords"), B: pgettext("Spanish deck", "clubs") }[suit];
 }
 
 // "3C" is the 3 of clubs in a French deck and the 3 of cups in a Spanish one: the deck decides.
@@ -38,9 +40,10 @@ export function describe(code) {
   if (code === "RJ") return gettext("red joker");
   const rank = code.slice(0, -1);
   const suit = code.slice(-1);
-  const name = isSpanish(code) ? spanishSuitName(suit) : suitName(suit);
+  const spanish = isSpanish(code);
+  const name = spanish ? spanishSuitName(suit) : suitName(suit);
   const fmt = window.interpolate || ((s, o) => s.replace(/%\((\w+)\)s/g, (_m, k) => o[k]));
-  return fmt(gettext("%(rank)s of %(suit)s"), { rank: rankName(rank), suit: name }, true);
+  return fmt(gettext("%(rank)s of %(suit)s"), { rank: rankName(rank, spanish), suit: name }, true);
 }
 
 /** Fill `el` (a span) so that it shows the card `code`, face up. */

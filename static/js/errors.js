@@ -1,0 +1,79 @@
+// The words for a refusal from the table's socket (docs/protocol.md, "Errors"). The server answers with a code;
+// the text a player reads is this browser's, in its own language (the djangojs catalog). Where a limit is on the
+// page already (the room's buy-ins, the rules in the view), the text names it.
+
+const TEXTS = () => ({
+  already_committed: gettext("The next hand's seed is committed already."),
+  already_leaving: gettext("You are already leaving after this hand."),
+  already_seated: gettext("You are already seated at this table."),
+  bad_action_id: gettext("An action id is a text of at most 64 characters."),
+  bad_amount: gettext("That amount is not allowed here."),
+  bad_args: gettext("That command's details are not valid."),
+  bad_bot: gettext("Bots are basic or expert."),
+  bad_chat: gettext("A chat message has 1 to 500 characters."),
+  bad_frame: gettext("The table could not read that message."),
+  bad_json: gettext("The table could not read that message."),
+  bad_position: gettext("There is no such seat."),
+  bad_reason: gettext("The reason holds characters that cannot be sent."),
+  bad_role: gettext("A seat is a main seat or a side-bettor seat."),
+  bad_seat: gettext("There is no such seat."),
+  bad_seed: gettext("A seed is 64 hexadecimal digits (32 bytes)."),
+  bad_target: gettext("Choose a challenger who plays this hand."),
+  bad_version: gettext("The table could not read that message."),
+  bank_empty: gettext("The bank is empty: refill it or pass it."),
+  banker_does_not_bet: gettext("The bank does not bet."),
+  banned: gettext("Your account is banned."),
+  bet_locked: gettext("A confirmed bet cannot change."),
+  choose_challenger: gettext("First choose the challenger you back."),
+  club_members_only: gettext("This room is for the members of its club."),
+  fixed_stake: gettext("Every stake is the base stake in this game."),
+  illegal_action: gettext("You cannot do that now."),
+  in_hand: gettext("Top up between hands."),
+  insufficient_funds: gettext("You do not have enough for that: see your wallet."),
+  jackpot_disabled: gettext("This room has no jackpot."),
+  kick_bot: gettext("Bots keep their seats in a practice room."),
+  kick_self: gettext("Leave instead of removing yourself."),
+  kicked: gettext("The host removed you from this room."),
+  muted: gettext("You are muted and cannot chat."),
+  must_bet: gettext("Challengers must stake; when time runs out the default stake is placed."),
+  no_commitment: gettext("No seed is committed for the next hand yet: send yours once it is."),
+  no_message: gettext("There is no such message in this room."),
+  no_player: gettext("There is no such player."),
+  no_room: gettext("There is no such room."),
+  not_allowed: gettext("You cannot do that here."),
+  not_away: gettext("You are not away."),
+  not_banker: gettext("Only the banker can do that."),
+  not_enough_players: gettext("A hand needs a banker and at least one challenger."),
+  not_host: gettext("Only the host can do that."),
+  not_in_hand: gettext("You are not in this hand."),
+  not_seated: gettext("Take a seat first."),
+  not_side_bettor: gettext("Only side bettors choose a challenger to back."),
+  not_your_turn: gettext("It is not your turn."),
+  rate_limited: gettext("Too many messages: wait a moment."),
+  report_self: gettext("You cannot report yourself."),
+  room_closed: gettext("This room is closed."),
+  seat_taken: gettext("That seat is taken."),
+  seed_too_late: gettext("The cards of this hand are dealt: your seed goes into the next hand."),
+  server_error: gettext("Something went wrong; nothing was changed."),
+  side_bet_on_banker: gettext("Side bets follow a challenger, never the banker."),
+  side_bets_disabled: gettext("This room has no side bettors."),
+  side_bettor: gettext("A side bettor backs a challenger instead."),
+  stake_above_third: gettext("The stake may be at most a third of your stack."),
+  table_full: gettext("Every seat is taken."),
+  unknown_action: gettext("The table does not know that command."),
+  unknown_type: gettext("The table does not know that command."),
+  wrong_phase: gettext("That is not possible at this moment of the hand."),
+});
+
+/** The text for the refusal `code`; `ctx` ({view, cfg}) fills in the limits the page knows. */
+export function errorText(code, { view = null, cfg = null } = {}) {
+  const rules = view && view.rules;
+  if (code === "bad_buy_in" && cfg) {
+    return interpolate(gettext("The buy-in is between %(low)s and %(high)s."), { low: cfg.buy_in_min, high: cfg.buy_in_max }, true);
+  }
+  if (code === "stake_not_multiple" && rules) {
+    return interpolate(gettext("Stakes are multiples of the base stake (%(base)s)."), { base: rules.base_stake }, true);
+  }
+  const text = TEXTS()[code];
+  return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);
+}
