@@ -141,7 +141,7 @@ def member_set_role(*, club: Club, user, role: str, by) -> ClubMember:
     if owner is None or owner.role != Role.OWNER:
         raise GameError("not_owner", _("Only the owner changes roles."))
     if role not in (Role.ADMIN, Role.MEMBER):
-        raise GameError("bad_role", _("A member is an admin or a member."))
+        raise GameError("bad_role", _("A role is admin or member."))
     m = membership(club, user)
     if m is None or m.role == Role.OWNER:
         raise GameError("not_member", _("This player is not a member you can change."))
