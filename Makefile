@@ -15,11 +15,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# HALFPOINT_PORT: the web server's port (Procfile), 8000 unless set.
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py seed_demo
-	@echo "HalfPoint on http://127.0.0.1:8000  (Ctrl-C stops the web server, worker and beat)"
+	@echo "HalfPoint on http://127.0.0.1:$${HALFPOINT_PORT:-8000}  (Ctrl-C stops the web server, worker and beat)"
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/honcho start
 
 # Debian's chromium for the end-to-end tests; never a downloaded browser.

@@ -34,6 +34,11 @@ def profile(request: HttpRequest) -> HttpResponse:
                        instance=request.user)
     if form.is_bound and form.is_valid():
         form.save()
+        if "display_name" in form.changed_data:
+            # The new name shows at every table the player sits at, live (a new version of each table).
+            from games.services import display_name_sync
+
+            display_name_sync(user=request.user)
         messages.success(request, _("Profile saved."))
         return redirect("profile")
     # The new secret is shown in this answer only: it is stored nowhere, as a hash.

@@ -223,13 +223,13 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 # The app serves its own static files (WhiteNoise), behind any proxy or none. With DEBUG=0 they are what collectstatic
-# gathered: compressed, with hashed names cached for a year. With DEBUG=1 (`make run`, the tests) WhiteNoise finds
-# them where they are, under their plain names, with no collectstatic; the test runner's DEBUG=False does not change
-# that, since these read the environment's DEBUG.
+# gathered: our scripts and stylesheets minified (config/static.py), compressed, with hashed names cached for a year.
+# With DEBUG=1 (`make run`, the tests) WhiteNoise finds them where they are, under their plain names, with no
+# collectstatic; the test runner's DEBUG=False does not change that, since these read the environment's DEBUG.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
-                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+                    else "config.static.MinifiedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
@@ -295,3 +295,4 @@ GAMES_RESYNC_SECONDS = float(os.environ.get("GAMES_RESYNC_SECONDS", "5.0" if RED
 # does with 8 (docs/performance.md, "Database threads").
 GAMES_DB_THREADS = int(os.environ.get("GAMES_DB_THREADS", "0"))
 WALLETS_LIVE_SEAT_REFS = "games.selectors.live_seat_refs"
+WALLETS_PLACES = "games.wallet_places.wallet_places"  # the wallet page's room and hand words

@@ -1,11 +1,11 @@
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 
 from accounts import language
 from accounts import views as account_views
 from config.health import healthz
+from config.static import CompactJavaScriptCatalog
 from games import views as games_views
 
 # The admin's own login has no rate limit: send it through allauth's, which has one.
@@ -21,7 +21,7 @@ urlpatterns = [
     path("api/", include("config.api_urls")),  # the JSON API (docs/api.md)
     path("profile/", account_views.profile, name="profile"),
     # The table's JS strings (gettext in static/js), in the visitor's language.
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", CompactJavaScriptCatalog.as_view(), name="javascript-catalog"),
     # The language menu (templates/_language.html): the cookie, and the profile of a logged-in user.
     path("i18n/setlang/", language.set_language, name="set_language"),
     path("wallet/", include("wallets.urls")),

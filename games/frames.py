@@ -1,7 +1,8 @@
 """What a table sends its viewers: the `update` frame of every viewer of a command (`update_frames`), one
-viewer's update of a version rebuilt from the stored events (`update_frame`, `record_update`) and a chat message
-as JSON (`chat_json`). games/broadcast.py (a command's group message) and games/selectors.py (the snapshot, the
-updates since a version) both build on it; it imports neither.
+viewer's update of a version rebuilt from the stored events (`update_frame`, `record_update`), the current hand's
+events for a snapshot (`hand_events`) and a chat message as JSON (`chat_json`). games/broadcast.py (a command's
+group message) and games/selectors.py (the snapshot, the updates since a version) both build on it; it imports
+neither.
 """
 
 import orjson
@@ -47,6 +48,12 @@ def record_update(version: int, events: list[dict], seat_id: str | None) -> str:
     "Gaps")."""
     return json_text({"type": "update", "version": version, "view": None, "events": _shown(events, seat_id),
                       "started": None, "stalled": None})
+
+
+def hand_events(events: list[dict], seat_id: str | None) -> list[dict]:
+    """The current hand's events for a snapshot (docs/protocol.md, "snapshot"): each as the live update showed it
+    to `seat_id`, so a reconnecting browser rebuilds the same table log and learns nothing more than it saw."""
+    return _shown(events, seat_id)
 
 
 def _update(version: int, state: TableState, events: list[dict], seat_id: str | None, started: bool,

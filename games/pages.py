@@ -293,6 +293,7 @@ def hand_page(record: dict) -> dict:
     }
     return {
         "hand": hand, "room": hand.room, "lines": hand_events(record["events"], names), "results": results,
+        "events": [e["data"] for e in record["events"]],  # hand.js tells them as the table's feed does (static/js/feed.js)
         "seats": seats, "deltas": [{"name": names.get(k, k), "delta": v} for k, v in summary.get("deltas", {}).items()],
         "verify": verify, "players": record["players"], "dice": summary.get("dice"),
         "order_names": [names.get(s, s) for s in summary.get("order", [])],

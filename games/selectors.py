@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.engine import state_from_json, view
 from games.engine.shuffle import CHAIN_FIELDS, chain_hash
-from games.frames import chat_json, record_update, update_frame
+from games.frames import chat_json, hand_events, record_update, update_frame
 from games.models import ChatMessage, ClubMember, Hand, HandEvent, HandSeat, HandShare, Room, RoomVisit, Seat, Table
 
 CHAT_HISTORY = 50
@@ -57,11 +57,16 @@ def snapshot(room: Room, user) -> dict:
     state = state_at(room.pk, table.version, table.state)
     presence = {s.engine_id: s.connected for s in Seat.objects.filter(room=room, left_at__isnull=True).only("pk", "connected", "room_id")}
     chat = ChatMessage.objects.filter(room=room, hidden=False).select_related("user").order_by("-pk")[:CHAT_HISTORY]
+    # The current (or just finished) hand's events, as this viewer's live updates showed them: the table log is
+    # rebuilt from them after a refresh. Read up to the snapshot's version: a command committed since comes after.
+    events = [] if table.hand_id is None else list(
+        HandEvent.objects.filter(hand_id=table.hand_id, version__lte=table.version).order_by("version", "seq")
+        .values_list("data", flat=True))
     return {
         "type": "snapshot", "version": table.version, "room": room_info(room, started=table.meta.get("started", False)),
         "me": {"user": user.pk, "name": user.public_name, "seat": seat_id},
         "view": view(state, seat_id), "presence": presence, "stalled": table.meta.get("start_refused"),
-        "chat": [chat_json(m) for m in reversed(list(chat))],
+        "chat": [chat_json(m) for m in reversed(list(chat))], "hand_events": hand_events(events, seat_id),
     }
 
 

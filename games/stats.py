@@ -16,6 +16,13 @@ BLOCK = 1000
 HANDS_FAST = 20_000  # Ten and a Half, Zhejiang, Chinese Blackjack: the simulator's fast path
 HANDS_MACHINE = 4_000  # Seven and a Half plays through the full state machine
 CACHE_SECONDS = 7 * 24 * 3600
+# How long a "running" mark lasts unless the worker's progress renews it (each block takes a few seconds): the mark
+# of a task that never ran or whose worker died expires, and the next poll starts the simulation again.
+RUNNING_SECONDS = 60
+
+
+def running(progress: float) -> dict:
+    return {"status": "running", "progress": progress}
 
 
 def rules_key(preset: str, rules_json: dict) -> str:
@@ -24,7 +31,8 @@ def rules_key(preset: str, rules_json: dict) -> str:
 
 
 def compute(key: str, preset: str, overrides: dict) -> dict:
-    """Simulate in blocks, publishing progress in the cache; the result is cached for a week."""
+    """Simulate in blocks, publishing progress in the cache (the database's cache table in the embedded default,
+    Redis otherwise: a store the web process reads too); the result is cached for a week."""
     game = PRESETS[preset].game
     hands = HANDS_FAST if game in FAST_GAMES else HANDS_MACHINE
     totals = {"hands": 0, "win": 0.0, "push": 0.0, "lose": 0.0, "net": 0.0, "challenger_hands": 0}
@@ -36,7 +44,7 @@ def compute(key: str, preset: str, overrides: dict) -> dict:
         for k in ("win", "push", "lose"):
             totals[k] += part["challenger"][k] * n
         totals["net"] += part["challenger"]["net_per_stake"] * n
-        cache.set(key, {"status": "running", "progress": (start + BLOCK) / hands}, CACHE_SECONDS)
+        cache.set(key, running((start + BLOCK) / hands), RUNNING_SECONDS)
     n = max(totals["challenger_hands"], 1)
     result = {
         "hands": totals["hands"],

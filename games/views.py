@@ -20,7 +20,7 @@ from games.engine import PRESETS
 from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
 from games.models import PRESET_CHOICES, Hand, Room
 from games.rules_form import RulesForm
-from games.stats import CACHE_SECONDS, rules_key
+from games.stats import RUNNING_SECONDS, rules_key, running
 from games.tasks import distribution_refresh, rules_stats
 from wallets.selectors import balances_for
 
@@ -94,11 +94,12 @@ def join(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def practice(request: HttpRequest) -> HttpResponse:
-    """Practice with bots in one click: an AI room (points) of the chosen game; the user then sits."""
+    """Practice with bots in one click: an AI room (points) of the chosen game where the user is already
+    seated as a challenger, a bot holds the bank and the first hand is dealt (services.practice_open)."""
     form = PracticeForm(request.POST)
     preset = form.cleaned_data["preset"] if form.is_valid() else "ten-half"
     try:
-        room = services.room_create(host=request.user, preset=preset, kind=Room.Kind.AI)
+        room = services.practice_open(user=request.user, preset=preset)
     except services.GameError as e:
         messages.error(request, e.message)
         return redirect("games:lobby")
@@ -401,6 +402,6 @@ def rules_stats_view(request: HttpRequest) -> JsonResponse:
     if found is not None:
         return JsonResponse(found)
     # One simulation per rule set: only the request that sets the marker starts the task.
-    if cache.add(key, {"status": "running", "progress": 0.0}, CACHE_SECONDS):
+    if cache.add(key, running(0.0), RUNNING_SECONDS):  # expires unless the worker's progress renews it
         rules_stats.delay(key, preset, overrides)
     return JsonResponse(cache.get(key) or {"status": "running", "progress": 0.0})

@@ -222,6 +222,8 @@ def play_a_little(base: str, until: float) -> list[str]:
                     pending = send("sit", buy_in=1000, position=0)
                 elif "open_bank" in view["legal_actions"]:
                     pending = send("open_bank", amount=500)
+                elif "confirm" in view["legal_actions"] and view["hand"]["bets"][view["you"]]["amount"]:
+                    pending = send("confirm")  # practice deals the first hand at once, the stake set to the base stake
                 elif "stand" in view["legal_actions"]:
                     pending = send("stand")
         assert pending is None, f"no answer to {pending[1]}"

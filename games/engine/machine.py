@@ -342,18 +342,24 @@ def do_top_up(t: Table, actor: str, args: dict) -> None:
 
 
 def do_set_seat(t: Table, actor: str, args: dict) -> None:
-    """The room marks a seat away (it sits out of the next hands, no default bets) or back, or moves
-    the host role. Away seats still finish a hand they are in by timeouts."""
+    """The room marks a seat away (it sits out of the next hands, no default bets) or back, moves the host
+    role, or marks a seat `no_bank`: the bank never moves to it by itself, only by an offer it accepts
+    (`offer_bank`; practice rooms, docs/rules.md). Away seats still finish a hand they are in by timeouts."""
     if actor != "system":
         raise EngineError("not_allowed", "Only the room changes a seat's status.")
     seat = t.seat(str(args.get("seat", "")))
     changed = {}
-    for name in ("away", "host"):
+    for name in ("away", "host", "no_bank"):
         if name in args:
             if not isinstance(args[name], bool):
                 raise EngineError("bad_command", f"{name} is true or false.")
             if seat.get(name) != args[name]:
                 seat[name] = changed[name] = args[name]
+    if "name" in args:  # the player renamed themselves (games/services/names.py)
+        if not isinstance(args["name"], str) or not 1 <= len(args["name"]) <= 150:
+            raise EngineError("bad_command", "name is a text of 1 to 150 characters.")
+        if seat["name"] != args["name"]:
+            seat["name"] = changed["name"] = args["name"]
     if changed:
         t.emit("seat_updated", seat=seat["id"], **changed)
 
@@ -405,7 +411,7 @@ def _close_bank(t: Table, why: str) -> None:
 
 def _candidates(t: Table, position: int | None, include_from: bool = False) -> list[str]:
     """Main seats in the bank's direction from ``position`` (the old banker's place), excluding it."""
-    mains = [x for x in t.s.main_seats() if not x["leaving"] and not x.get("away")]
+    mains = [x for x in t.s.main_seats() if not x["leaving"] and not x.get("away") and not x.get("no_bank")]
     if not mains:
         return []
     if position is None:
@@ -493,6 +499,20 @@ def do_open_bank(t: Table, actor: str, args: dict) -> None:
     if s.seat(actor)["role"] != "main":
         raise EngineError("not_seated", "Only a main seat can hold the bank.")
     _open_bank(t, actor, amount)
+
+
+def do_offer_bank(t: Table, actor: str, args: dict) -> None:
+    """The room offers the bank to one main seat between hands (practice rooms, docs/rules.md): the seat takes
+    it with its whole stack (`take_bank`) or declines (`decline_bank`, or the timeout), and then the banker keeps it."""
+    s = t.s
+    if actor != "system":
+        raise EngineError("not_allowed", "Only the room offers the bank.")
+    if s.phase not in ("waiting", "between_hands") or s.pending is not None or s.banker is None:
+        raise EngineError("wrong_phase", "The bank is offered between hands, while someone holds it.")
+    seat = t.seat(str(args.get("seat", "")))
+    if seat["role"] != "main" or seat["id"] == s.banker or seat["leaving"] or seat.get("away") or seat["stack"] <= 0:
+        raise EngineError("bad_seat", "The bank is offered to a seated challenger with chips.")
+    _offer(t, "take", [seat["id"]])
 
 
 def do_decline_bank(t: Table, actor: str, args: dict) -> None:
@@ -629,6 +649,7 @@ def _after_hand_bank(t: Table) -> None:
         if b.total != t.v.target:
             # The hand's order is seat order from the bank (order_policy seat), the order of the offers.
             takers = [x for x in h["order"] if x != s.banker and s.seat(x) is not None
+                      and not s.seat(x).get("no_bank")
                       and any(t.v.evaluate([c[0] for c in ph["cards"]], r).total == t.v.target
                               for ph in h["hands"][x])]
             if takers:
@@ -669,6 +690,10 @@ def _first_banker(t: Table, seed: bytes) -> None:
     mains = [x for x in s.main_seats() if x["stack"] > 0 and not x["leaving"] and not x.get("away")]
     if len(mains) < 2:
         raise EngineError("not_enough_players", "A hand needs a banker and at least one challenger.")
+    if any(x.get("no_bank") for x in mains):
+        mains = [x for x in mains if not x.get("no_bank")]  # they bank only by an offer they accept
+        if not mains:
+            raise EngineError("not_enough_players", "Nobody at the table takes the bank.")
     if r.first_banker == "draw":
         # seven-half.md "Choosing the first bank": one card each from a deck shuffled by this hand's seed
         # (stream "draw"); 1-7 by number, then jack, knight, king; ties by suit: cups, coins, clubs, swords.
@@ -1143,7 +1168,8 @@ def play_actions(t: Table, seat_id: str) -> list[str]:
     return actions
 
 
-def _play(t: Table, seat_id: str, i: int, action: str, args: dict) -> None:
+def _play(t: Table, seat_id: str, i: int, action: str, args: dict, timeout: bool = False) -> None:
+    """``timeout``: the default action of an expired deadline; its event says so, so that the player learns why."""
     h = t.s.hand
     ph = h["hands"][seat_id][i]
     legal = play_actions(t, seat_id) if not _forced_banker(t, seat_id) else ["hit", "stand"]
@@ -1151,7 +1177,10 @@ def _play(t: Table, seat_id: str, i: int, action: str, args: dict) -> None:
         if action == "stand" and "hit" in legal:
             raise EngineError("must_hit_below_16", "Below 16 you must draw another card.")
         raise EngineError("illegal_action", f"You cannot {action.replace('_', ' ')} now.")
-    t.emit("action", seat=seat_id, hand=i, action=action)
+    if timeout:
+        t.emit("action", seat=seat_id, hand=i, action=action, timeout=True)
+    else:
+        t.emit("action", seat=seat_id, hand=i, action=action)
     if action == "hit":
         card = t.deal(seat_id, i)
         if card is None:
@@ -1227,11 +1256,11 @@ def do_timeout(t: Table, actor: str, args: dict) -> None:
         seat_id, i = s.hand["turn"]
         ph = s.hand["hands"][seat_id][i]
         if ph["mort"] == "offered":
-            _play(t, seat_id, i, "mort_decline", {})  # a Mort not taken in time is declined, then stand
+            _play(t, seat_id, i, "mort_decline", {}, timeout=True)  # a Mort not taken in time is declined, then stand
             if not ph["done"]:
-                _play(t, seat_id, i, "stand", {})
+                _play(t, seat_id, i, "stand", {}, timeout=True)
         else:
-            _play(t, seat_id, i, t.v.default_action(ph, t.eval(seat_id, i), t.rules), {})
+            _play(t, seat_id, i, t.v.default_action(ph, t.eval(seat_id, i), t.rules), {}, timeout=True)
         advance(t)
     elif s.phase == "bank_decision":
         p = s.pending
@@ -1362,6 +1391,6 @@ HANDLERS = {
     "split": _play_handler("split"), "mort_accept": _play_handler("mort_accept"),
     "mort_decline": _play_handler("mort_decline"),
     "open_bank": do_open_bank, "refill": do_refill, "pass_bank": do_pass_bank, "retire": do_retire,
-    "take_bank": do_take_bank, "decline_bank": do_decline_bank, "seed_jackpot": do_seed_jackpot,
+    "take_bank": do_take_bank, "decline_bank": do_decline_bank, "offer_bank": do_offer_bank, "seed_jackpot": do_seed_jackpot,
     "commit_seed": do_commit_seed, "seed": do_seed,
 }

@@ -20,8 +20,9 @@ The modules, in layers: each imports only modules listed before it.
 - moves.py     seats, bots, top-ups, the host's start and close, the one thing due now
 - clock.py     table_wake, sweep (games/tasks.py runs them)
 - commands.py  action_submit
-- rooms.py     room_create, room_check_access, room_close, seat_remove, room_rules_update, seat_take, seat_leave
+- rooms.py     room_create, practice_open, room_check_access, room_close, seat_remove, room_rules_update, seat_take, seat_leave
 - chat.py      chat_post, presence_set
+- names.py     display_name_sync (a renamed player's seats)
 Callers use this package's names (`services.action_submit`, `from games.services import GameError`). Tests
 move the time at games.services.run._now and stack a hand's deck at games.services.moves._start_hand.
 """
@@ -38,7 +39,9 @@ from games.services.commands import (
 )
 from games.services.due import AWAY_RELEASE_SECONDS
 from games.services.errors import GameError, Result
+from games.services.names import display_name_sync
 from games.services.rooms import (
+    practice_open,
     room_check_access,
     room_close,
     room_create,
@@ -50,6 +53,7 @@ from games.services.rooms import (
 
 __all__ = [
     "ACTIONS_PER_USER", "ARG_TYPES", "AWAY_RELEASE_SECONDS", "PLAYER_ACTIONS", "ROOM_ACTIONS", "GameError", "Result",
-    "action_submit", "chat_post", "presence_set", "room_check_access", "room_close", "room_create",
-    "room_rules_update", "seat_leave", "seat_remove", "seat_take", "storable_text", "sweep", "table_wake",
+    "action_submit", "chat_post", "display_name_sync", "practice_open", "presence_set", "room_check_access",
+    "room_close", "room_create", "room_rules_update", "seat_leave", "seat_remove", "seat_take", "storable_text", "sweep",
+    "table_wake",
 ]

@@ -89,7 +89,7 @@ def _fill_with_bots(run: _Run) -> None:
             break
         bot_user, _created = User.objects.get_or_create(
             username=f"bot-{name.lower()}",
-            defaults={"is_bot": True, "is_active": False, "display_name": f"{name} (bot)", "password": "!"},
+            defaults={"is_bot": True, "is_active": False, "display_name": name, "password": "!"},
         )
         if bot_user.pk in seated_users or not bot_user.is_bot:
             continue
@@ -157,8 +157,31 @@ def _start_hand(run: _Run) -> None:
     run.meta["next_hand_at"] = None
     if run.room.kind == Room.Kind.AI:
         _refresh_bots(run)
+        if _practice_bank_offer(run):
+            return  # the hand starts once the newcomer took or declined the bank
     # The hand takes the seed committed between hands (save.py, `_commit_next_seed`); this one only when none is.
     run.apply("system", "start_hand", {"seed_hex": secrets.token_hex(32)})
+
+
+# A practice room offers the bank to its player after this many hands with a bot banker, and again after as many
+# more each time they decline (docs/rules.md, "Live tables"): never forced, a bot keeps it meanwhile.
+PRACTICE_BANK_OFFER_AFTER = 5
+
+
+def _practice_bank_offer(run: _Run) -> bool:
+    """Offer a bot's bank to the practice room's player (a `no_bank` seat) when its turn has come: True if offered."""
+    s, meta = run.state, run.meta
+    if s.banker is None or s.pending is not None or not (meta["seats"].get(s.banker) or {}).get("bot"):
+        return False
+    if s.hand_no < meta.get("bank_offered_at", 0) + PRACTICE_BANK_OFFER_AFTER:
+        return False
+    player = next((x for x in sorted(s.main_seats(), key=lambda x: x["seq"]) if x.get("no_bank") and not x["leaving"]
+                   and not x.get("away") and x["stack"] > 0 and not meta["seats"][x["id"]]["bot"]), None)
+    if player is None:
+        return False
+    meta["bank_offered_at"] = s.hand_no
+    run.apply("system", "offer_bank", {"seat": player["id"]})
+    return True
 
 
 def _refresh_bots(run: _Run) -> None:

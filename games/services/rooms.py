@@ -1,5 +1,5 @@
-"""Rooms: open one (`room_create`), who may enter, close it, take a seat away, change its rules, and a seat
-taken or left as a command. Above commands.py.
+"""Rooms: open one (`room_create`, or a practice table dealt at once: `practice_open`), who may enter, close it,
+take a seat away, change its rules, and a seat taken or left as a command. Above commands.py.
 """
 
 import secrets
@@ -10,11 +10,14 @@ from django.utils.translation import gettext as _
 from games.engine import RulesError, new_table, rules_from, state_to_json
 from games.models import ClubMember, Room, Table
 from games.services.commands import action_submit
+from games.services.due import _bots_due
 from games.services.errors import GameError, Result
-from games.services.moves import _close, _is_club_member, _leave
+from games.services.moves import _close, _is_club_member, _leave, _sit, _start_hand
 from games.services.run import _locked
 from games.services.save import _save
+from wallets import services as wallets
 from wallets.models import Currency
+from wallets.selectors import balances_for
 
 BUY_IN_MOST = 2**31 - 1  # Room's buy-in limits are PositiveIntegerFields: 32 bits on PostgreSQL
 
@@ -78,6 +81,46 @@ def room_create(
         except IntegrityError:
             continue  # the code is taken by another open room: draw again
     raise GameError("no_code", _("Every room code is taken; try again in a moment."))
+
+
+# The newcomer's buy-in at a practice table, in base stakes (the room page's default, within the room's limits).
+PRACTICE_BUY_IN_STAKES = 50
+
+
+def practice_open(*, user, preset: str) -> Room:
+    """Practice in one click: an AI room (points) with the user seated as a challenger beside the bots, a bot
+    holding the bank and the first hand dealt, all in one locked transaction. The user's seat is `no_bank`: the
+    bank comes to them only as an offer (moves.PRACTICE_BANK_OFFER_AFTER), never by itself (docs/rules.md).
+    So that the first decision comes at once, the bots bet the first hand now (they bet at once anyway: their
+    stake is the base stake, bots.default_stake) and the user's stake is set to the base stake, one Confirm away.
+    Raises GameError (nothing is created) when the user cannot buy in."""
+    with transaction.atomic():
+        room = room_create(host=user, preset=preset, kind=Room.Kind.AI)
+        run = _locked(room.pk)
+        base = run.state.rules.base_stake
+        available = balances_for(user)[Currency.POINTS]["available"]
+        buy_in = min(room.buy_in_max, max(room.buy_in_min, base * PRACTICE_BUY_IN_STAKES), available)
+        if buy_in < room.buy_in_min:
+            raise GameError("insufficient_funds", _("Practice needs %(n)s points: refill your points in the wallet.")
+                            % {"n": room.buy_in_min})
+        try:
+            # Position 1, the banker's left: in the games played in seat order the newcomer acts first.
+            seat_id = _sit(run, user, role="main", buy_in=buy_in, position=1)  # the bots fill the other seats
+        except wallets.WalletError as e:
+            raise GameError(e.code, e.message) from None
+        run.apply("system", "set_seat", {"seat": seat_id, "no_bank": True})
+        banker = next(x for x in run.state.main_seats() if x["position"] == 0)
+        run.apply(banker["id"], "open_bank", {"amount": banker["stack"]})
+        _start_hand(run)
+        while run.state.phase == "betting" and (due := _bots_due(run.state, run.meta)) is not None:
+            run.apply(*due)
+        hand = run.state.hand
+        bet = hand["bets"].get(seat_id) if run.state.phase == "betting" else None
+        if bet and not bet["confirmed"] and bet["amount"] == 0 and hand["base"] in run.state.rules.chip_values:
+            run.apply(seat_id, "chip", {"amount": hand["base"]})
+        _save(run)
+    return room
+
 
 def room_check_access(*, room: Room, user) -> None:
     """Who may enter a room (see the table): any logged-in player who is not banned; nobody once

@@ -1,12 +1,45 @@
-// The hand record page: draw the cards, check this hand's fair deal in this browser (fair.js), and check record
-// files the player downloaded, with nothing asked of the server once the page has loaded.
+// The hand record page: tell every event in the words of the table's feed (feed.js), draw the cards, check this
+// hand's fair deal in this browser (fair.js), and check record files the player downloaded, with nothing asked of
+// the server once the page has loaded.
 import { hydrate, setDeck } from "./cards.js";
 import { verifyRecord } from "./fair.js";
 import { listChecks, showDeck, showStatus, watchFiles } from "./fair-report.js";
+import { tellAll } from "./feed.js";
 
 const record = JSON.parse(document.getElementById("verify-data").textContent);
 setDeck(record.deck);
+tellEvents();
 hydrate();
+
+/** The hand's events, from its start to its end, as the table's feed told them (every card is public now). */
+function tellEvents() {
+  const all = JSON.parse(document.getElementById("hand-events").textContent);
+  const first = all.findIndex((e) => e.type === "hand_started");
+  const last = all.findIndex((e) => e.type === "hand_over");
+  if (first < 0) return;
+  const events = all.slice(first, last < 0 ? undefined : last + 1);
+  const names = record.names || {};
+  const handOf = (seat, index) => {
+    const h = ((record.hands || {})[seat] || [])[index];
+    return h ? { cards: h.cards.length, total: h.total, class: h.class, bust: h.bust } : null;
+  };
+  const { lines } = tellAll(events, { name: (id) => names[id] || id, game: () => record.game, handOf });
+  const list = document.getElementById("events");
+  list.textContent = "";
+  for (const line of lines) {
+    const li = document.createElement("li");
+    li.className = [line.type, line.minor && "minor", line.outcome].filter(Boolean).join(" ");
+    li.textContent = line.text;
+    for (const code of line.cards) {
+      const card = document.createElement("span");
+      card.className = "pcard";
+      card.dataset.card = code;
+      card.textContent = code;
+      li.append(" ", card);
+    }
+    list.append(li);
+  }
+}
 const status = document.getElementById("verify-status");
 const list = document.getElementById("verify-results");
 

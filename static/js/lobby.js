@@ -24,3 +24,12 @@ if (form) {
   showPreset();
   showKind();
 }
+
+// The practice buttons: one click opens one table (a second click while the first loads would open another).
+for (const practice of document.querySelectorAll("form.practice-form")) {
+  practice.addEventListener("submit", (event) => {
+    if (practice.dataset.sent) { event.preventDefault(); return; }
+    practice.dataset.sent = "1";
+    for (const button of document.querySelectorAll("form.practice-form button")) button.disabled = true;
+  });
+}

@@ -3,7 +3,9 @@
 // Markup: <form data-rules-stats="/rules/stats/?preset=ten-half"> ... <div data-rules-stats-out></div>
 (function () {
   "use strict";
-  const t = (s) => (window.gettext ? window.gettext(s) : s);
+  // gettext and interpolate by their own names, so that makemessages finds the strings (static/js catalog).
+  const gettext = window.gettext || ((s) => s);
+  const interpolate = window.interpolate || ((s, o) => s.replace(/%\((\w+)\)s/g, (_m, k) => o[k]));
   const pct = (x) => (100 * x).toFixed(1) + "%";
 
   function attach(form) {
@@ -15,21 +17,22 @@
     function show(data) {
       out.replaceChildren();
       if (data.status === "invalid") {
-        out.textContent = t("Fix the highlighted settings to see their effect.");
+        out.textContent = gettext("Fix the highlighted settings to see their effect.");
         return;
       }
       if (data.status === "running") {
         const bar = document.createElement("progress");
         bar.max = 1;
         bar.value = data.progress || 0;
-        out.append(t("Simulating hands…"), " ", bar);
+        out.append(gettext("Simulating hands…"), " ", bar);
         return;
       }
       const r = data.result;
       const p = document.createElement("p");
-      p.textContent = t("Banker's edge") + ": " + pct(r.banker_edge) + " · " + t("challengers win") + " " +
-        pct(r.win) + ", " + t("push") + " " + pct(r.push) + ", " + t("lose") + " " + pct(r.lose) +
-        " (" + r.hands.toLocaleString() + " " + t("simulated hands") + ")";
+      p.textContent = interpolate(gettext(
+        "Banker's edge: %(edge)s · challengers win %(win)s, push %(push)s, lose %(lose)s (%(hands)s simulated hands)"),
+        { edge: pct(r.banker_edge), win: pct(r.win), push: pct(r.push), lose: pct(r.lose),
+          hands: r.hands.toLocaleString(document.documentElement.lang || undefined) }, true);
       out.append(p);
     }
 
@@ -44,12 +47,19 @@
       const data = await response.json();
       if (mine !== run) return;
       show(data);
-      if (data.status === "running") setTimeout(() => ask(mine), 500);
+      if (data.status === "running") poll(mine, 500);
+    }
+
+    // A failed poll (the server restarting, a dropped connection) is tried again: the box never stops at
+    // "Simulating hands…" while the simulation goes on.
+    function poll(mine, delay) {
+      setTimeout(() => ask(mine).catch(() => { if (mine === run) poll(mine, 2000); }), delay);
     }
 
     function schedule() {
       clearTimeout(timer);
-      timer = setTimeout(() => ask(++run).catch(() => {}), 500);
+      const mine = ++run;
+      timer = setTimeout(() => ask(mine).catch(() => { if (mine === run) poll(mine, 2000); }), 500);
     }
     form.addEventListener("input", schedule);
     form.addEventListener("change", schedule);

@@ -1,6 +1,9 @@
 // The live table: draws the per-viewer view that the socket sends (docs/protocol.md) and sends the
 // player's commands. Everything shown comes from the last snapshot or update; nothing is guessed.
 import { cardEl, setDeck } from "./cards.js";
+import { cues } from "./cues.js";
+import { errorText } from "./errors.js";
+import { CLASS_NAMES, createTeller, tellAll } from "./feed.js";
 import { TableSocket } from "./socket.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
@@ -56,14 +59,6 @@ function total(ph) {
   return ph.bust ? fmt(gettext("%(total)s bust"), { total: shown }) : shown;
 }
 
-const CLASS_NAMES = () => ({
-  "ten-and-a-half": gettext("ten and a half"), "five-dragons": gettext("five dragons"),
-  "seven-and-a-half": gettext("seven and a half"), natural: gettext("natural"), "five-small": gettext("five small"),
-  "five-pictures": gettext("five pictures"), "heavenly-king": gettext("heavenly king"), "six-small": gettext("six small"),
-  "seven-small": gettext("seven small"), "eight-small": gettext("eight small"), "nine-small": gettext("nine small"),
-  "grand-heavenly-king": gettext("grand heavenly king"), "five-dragon": gettext("Five Dragon"),
-  "ban-luck": gettext("Ban-Luck"), "ban-ban": gettext("Ban-Ban"), "five-card-bust": gettext("five-card bust"),
-});
 const OUTCOMES = () => ({ win: gettext("win"), lose: gettext("lose"), push: gettext("push"), void: gettext("void") });
 
 // The banker of the hand on show: the bank may have moved on once the hand was settled.
@@ -114,6 +109,7 @@ function onFrame(f) {
       S.stalled = f.stalled || null;
       S.presence = f.presence || {};
       setView(f.view);
+      rebuildFeed(f.hand_events || []);
       $("#chat-list").textContent = "";
       for (const m of f.chat || []) addChat(m, false);
       render();
@@ -141,7 +137,7 @@ function onFrame(f) {
     case "error":
       if (f.action_id && f.action_id === S.seedAction) break; // a seed sent by itself came too late: nothing to do
       if (!f.action_id || f.action_id === S.busy) { clearBusy(); if (S.view) renderActions(); }
-      toast(f.message || f.code);
+      toast(errorText(f.code, { view: S.view, cfg }));
       break;
     case "chat":
       addChat(f.message, true);
@@ -152,7 +148,7 @@ function onFrame(f) {
       break;
     }
     case "notice":
-      toast(f.message || f.code, "info");
+      toast(errorText(f.code, { view: S.view, cfg }), "info");
       break;
     case "reported":
       toast(gettext("Thank you: the moderators will look at it."), "ok");
@@ -162,6 +158,8 @@ function onFrame(f) {
       renderFelt();
       break;
     case "closed":
+      S.closed = true;
+      if (S.view) render();
       onStatus("closed", 4410);
       break;
   }
@@ -205,38 +203,79 @@ function send(action, args = {}, { busy = true } = {}) {
 }
 
 // --- events: the feed of what just happened ------------------------------------------------------------
+// Every event told in words (feed.js) for the current hand and the one before it. After a snapshot the current
+// hand's lines are told again from its events (`hand_events`, as this viewer's updates showed them), so a refresh
+// keeps the story. The lines about this player (their turn, their cards, their results) are also read out by
+// screen readers (a polite live region next to the feed).
 
-function onEvent(e) {
-  let line = null;
-  const n = name(e.seat);
-  switch (e.type) {
-    case "hand_started": S.started = true; line = fmt(gettext("Hand %(n)s starts."), { n: e.hand_no }); break;
-    case "bet_confirmed": line = fmt(gettext("%(name)s bets %(amount)s."), { name: n, amount: e.amount }); break;
-    case "bet_defaulted": line = fmt(gettext("%(name)s bets %(amount)s by default."), { name: n, amount: e.amount }); break;
-    case "side_bet_confirmed": line = fmt(gettext("%(name)s side-bets %(amount)s on %(backs)s."), { name: n, amount: e.amount, backs: name(e.backs) }); break;
-    case "dice_rolled": line = fmt(gettext("Dice: %(a)s + %(b)s = %(total)s."), { a: e.dice[0], b: e.dice[1], total: e.total }); break;
-    case "action": line = fmt(gettext("%(name)s: %(action)s."), { name: n, action: actionLabel(e.action) }); break;
-    case "bank_opened": line = fmt(gettext("%(name)s opens the bank with %(amount)s."), { name: n, amount: e.amount }); break;
-    case "bank_offered": line = fmt(gettext("The bank is offered to %(name)s."), { name: n }); break;
-    case "bank_closed": line = fmt(gettext("%(name)s's bank closes."), { name: n }); break;
-    case "bank_refilled": line = fmt(gettext("%(name)s refills the bank with %(amount)s."), { name: n, amount: e.amount }); break;
-    case "seat_joined": line = fmt(gettext("%(name)s sits down."), { name: e.name }); break;
-    case "seat_left": line = fmt(gettext("%(name)s leaves."), { name: n }); break;
-    case "hand_over":
-      line = fmt(gettext("Hand %(n)s is over."), { n: e.hand_no });
-      if (!$("#menu").hidden) loadHands();
-      break;
-  }
-  if (!line) return;
-  S.feed.unshift(line);
-  S.feed.length = Math.min(S.feed.length, 6);
+const FEED_HANDS = 2; // hands whose lines the feed keeps: the current one and the one before
+const FEED_MAX = 400;
+const feedLive = h("div", { id: "feed-live", class: "visually-hidden", role: "status", "aria-live": "polite" });
+$("#feed").after(feedLive);
+
+/** A hand of the view as the feed asks for it: null while a card of it is hidden from this player. */
+function feedHand(seat, index) {
+  const hand = S.view && S.view.hand;
+  const ph = hand && hand.hands[seat] && hand.hands[seat][index];
+  if (!ph || ph.total === undefined) return null;
+  return { cards: ph.cards.length, total: ph.total, class: ph.class, bust: ph.bust };
 }
 
-function actionLabel(a) {
-  return {
-    hit: gettext("hit"), stand: gettext("stand"), double: gettext("double"), split: gettext("split"),
-    mort_accept: gettext("accept the Mort"), mort_decline: gettext("decline the Mort"),
-  }[a] || a;
+const feedOptions = () => ({
+  name, you: () => (S.view ? S.view.you : null), game: () => (S.view ? S.view.game : null), handOf: feedHand,
+});
+
+function onEvent(e) {
+  if (e.type === "hand_started") {
+    S.started = true;
+    S.feedHand = e.hand_no;
+  }
+  if (e.type === "hand_over" && !$("#menu").hidden) loadHands();
+  if (!S.teller) S.teller = createTeller(feedOptions());
+  const lines = S.teller.tell(e);
+  addFeed(lines);
+  S.announce = (S.announce || []).concat(lines.filter((l) => l.mine).map((l) => l.text));
+}
+
+function addFeed(lines) {
+  const hand = S.feedHand || 0;
+  for (const l of lines) S.feed.push({ ...l, hand });
+  const keep = hand - FEED_HANDS + 1;
+  if (S.feed.length && S.feed[0].hand < keep) S.feed = S.feed.filter((l) => l.hand >= keep);
+  if (S.feed.length > FEED_MAX) S.feed.splice(0, S.feed.length - FEED_MAX);
+  S.feedRev = (S.feedRev || 0) + 1;
+}
+
+/** The current hand's lines told again from a snapshot's events; the lines of earlier hands stay. */
+function rebuildFeed(events) {
+  const start = events.find((e) => e.type === "hand_started");
+  if (start) {
+    S.feed = S.feed.filter((l) => l.hand < start.hand_no);
+    S.feedHand = start.hand_no;
+  }
+  const told = tellAll(events, feedOptions());
+  S.teller = told.teller;
+  addFeed(told.lines);
+}
+
+function renderFeed() {
+  const feed = $("#feed");
+  if (feed.dataset.rev !== String(S.feedRev)) {
+    // Follow the newest line unless the player has scrolled back to read.
+    const following = feed.scrollHeight - feed.scrollTop - feed.clientHeight < 24;
+    feed.textContent = "";
+    for (const l of S.feed) {
+      const cls = [l.type, l.minor && "minor", l.mine && "mine", l.outcome].filter(Boolean).join(" ");
+      feed.append(h("li", { class: cls, "data-seat": l.seat, text: l.text }));
+    }
+    feed.dataset.rev = S.feedRev;
+    if (following) feed.scrollTop = feed.scrollHeight;
+  }
+  if (S.announce && S.announce.length) {
+    feedLive.append(h("p", { text: S.announce.join(" ") }));
+    while (feedLive.childNodes.length > 3) feedLive.firstChild.remove();
+    S.announce = [];
+  }
 }
 
 // --- drawing -----------------------------------------------------------------------------------------
@@ -251,39 +290,67 @@ function render() {
   renderHost();
   renderFair();
   if (!$("#menu").hidden && $("#menu").dataset.tab === "fair") renderFairMenu();
-  const feed = $("#feed");
-  feed.textContent = "";
-  for (const line of S.feed) feed.append(h("li", { text: line }));
+  renderFeed();
+  cues(S.view); // your-turn sound, title, vibration, screen awake (static/js/cues.js)
 }
 
+// The centre's phase label: the engine's phase, told apart where a player reads it differently (before the
+// first hand, a table that waits for a stake to be covered, a closed room). Keys: tablePhase().
 const PHASES = () => ({
-  waiting: gettext("Waiting"), betting: gettext("Betting"), playing: gettext("Playing"),
-  between_hands: gettext("Between hands"), bank_decision: gettext("Bank decision"),
+  first: gettext("Before the first hand"), waiting: gettext("Waiting"), betting: gettext("Betting"),
+  playing: gettext("Playing"), between_hands: gettext("Between hands"), bank_decision: gettext("Bank decision"),
+  stalled: gettext("Waiting"), closed: gettext("Closed"),
 });
+
+const roomClosed = () => !!S.closed || (!!S.room && S.room.status === "closed");
+// Two main seats with chips (or a bank): what a hand needs besides a banker (games/services/due.py, _can_start).
+const enoughPlayers = (v) => v.seats.filter((x) => x.role === "main" && !x.leaving && !x.away
+  && (x.stack > 0 || (x.id === v.banker && v.bank > 0))).length >= 2;
+
+function tablePhase() {
+  const v = V();
+  if (roomClosed()) return "closed";
+  const between = ["waiting", "between_hands"].includes(v.phase);
+  if (between && S.started && S.stalled) return "stalled";
+  if (between && !v.hand_no) return "first";
+  return v.phase;
+}
 
 function statusLine() {
   const v = V();
   const you = v.you;
   const waitingFor = v.deadline_for || [];
+  const phase = tablePhase();
+  if (phase === "closed") return [gettext("This room is closed."), false];
   if (v.phase === "betting") {
-    if (waitingFor.includes(you)) return [gettext("Place your bet"), true];
+    const bet = v.hand && v.hand.bets && v.hand.bets[you];
+    if (waitingFor.includes(you)) {
+      if (bet && bet.amount) return [fmt(gettext("Your bet is %(n)s: Confirm it, or change it with the chips."), { n: bet.amount }), true];
+      return [gettext("Place your bet: add chips, then Confirm."), true];
+    }
+    if (you && you === v.banker) return [fmt(gettext("You hold the bank. Waiting for bets: %(names)s"), { names: waitingFor.map(name).join(", ") }), false];
     return [fmt(gettext("Waiting for bets: %(names)s"), { names: waitingFor.map(name).join(", ") }), false];
   }
   if (v.phase === "playing" && v.hand && v.hand.turn) {
-    if (v.hand.turn.seat === you) return [gettext("Your turn"), true];
+    if (v.hand.turn.seat === you) return [gettext("Your turn: Hit for a card, or Stand."), true];
     return [fmt(gettext("%(name)s's turn"), { name: name(v.hand.turn.seat) }), false];
   }
+  if (v.phase === "playing") return [gettext("The hand is being settled."), false];
   if (v.phase === "bank_decision" && v.pending) {
     if (v.pending.seat === you) {
       return [{
-        open: gettext("The bank is offered to you"), take: gettext("You may take the bank"),
+        open: gettext("The bank is offered to you"),
+        take: cfg.kind === "ai" ? gettext("You may take the bank now, or decline: a bot keeps it.") : gettext("You may take the bank"),
         refill: gettext("The bank is empty: refill it or pass it"),
       }[v.pending.kind], true];
     }
     return [fmt(gettext("%(name)s decides on the bank"), { name: name(v.pending.seat) }), false];
   }
-  if (v.phase === "waiting" && !v.banker && legal("open_bank")) return [gettext("Nobody holds the bank: open it"), true];
-  if (S.started && S.stalled && ["waiting", "between_hands"].includes(v.phase)) {
+  // Before Start the host's button is the way in (the bank is offered then); a running table with no bank asks for one.
+  if (S.started && v.phase === "waiting" && !v.banker && legal("open_bank") && enoughPlayers(v)) {
+    return [gettext("Nobody holds the bank: open it"), true];
+  }
+  if (phase === "stalled") {
     // The engine refused the next hand (games/services/moves.py, start_refused): say why, until the table changes.
     return [{
       not_enough_players: gettext("The next hand waits for a challenger who can cover a stake: top up, or wait for players."),
@@ -291,14 +358,15 @@ function statusLine() {
     }[S.stalled] || gettext("The next hand cannot start yet."), false];
   }
   if (v.phase === "between_hands" && v.hand && v.hand.over) {
-    return [S.started ? gettext("Hand over. The next hand starts soon.") : gettext("Hand over."), false];
+    return [S.started ? gettext("Hand over: read the results. The next hand starts soon.") : gettext("Hand over."), false];
   }
   if (!mySeat()) return [gettext("Take a free seat to play."), false];
+  if (!enoughPlayers(v)) return [gettext("Waiting for players: a hand needs a banker and a challenger."), false];
   if (!S.started) {
     if (isHost()) return [gettext("Press Start when everyone is seated."), true];
     return [gettext("Waiting for the host to start."), false];
   }
-  return [gettext("Waiting for players."), false];
+  return [phase === "first" ? gettext("The first hand is about to be dealt.") : gettext("The next hand starts soon."), false];
 }
 
 function die(value) {
@@ -312,12 +380,13 @@ function renderCenter() {
   const v = V();
   const c = $("#center");
   c.textContent = "";
-  const phase = PHASES()[v.phase] || v.phase;
-  c.append(h("div", { class: "phase", id: "phase", "data-phase": v.phase },
-    v.hand_no ? fmt(gettext("Hand %(n)s · %(phase)s"), { n: v.hand_no, phase }) : phase));
+  const key = tablePhase();
+  const phase = PHASES()[key] || v.phase;
+  c.append(h("div", { class: "phase", id: "phase", "data-phase": v.phase, "data-state": key },
+    v.hand_no && key !== "closed" ? fmt(gettext("Hand %(n)s · %(phase)s"), { n: v.hand_no, phase }) : phase));
   const [line, mine] = statusLine();
   const status = h("div", { class: "status" + (mine ? " mine" : ""), id: "status" }, line);
-  if (v.deadline) status.append(" ", h("span", { class: "countdown", "data-countdown": "1", id: "countdown" }));
+  if (v.deadline && key !== "closed") status.append(" ", h("span", { class: "countdown", "data-countdown": "1", id: "countdown" }));
   c.append(status);
   if (v.banker) {
     c.append(h("div", { class: "bank-line", id: "bank-line" },
@@ -385,11 +454,13 @@ function seatNode(seat, pos) {
   const presence = h("span", {
     class: "dot " + (connected ? "on" : "off"),
     title: connected ? gettext("connected") : gettext("not connected"),
+    role: "img", // a label is read on an element with a role only
     "aria-label": connected ? gettext("connected") : gettext("not connected"),
   });
+  const tools = h("span", { class: "seat-tools" }); // report and remove, at the end of the name line
   const node = h("div", { class: cls, "data-seat": seat.id, "data-pos": pos },
     h("div", { class: "seat-head" }, presence, h("span", { class: "name", text: seat.name }),
-      me ? h("span", { class: "you", text: gettext("(you)") }) : null, badges),
+      me ? h("span", { class: "you", text: gettext("(you)") }) : null, badges, tools),
     h("div", { class: "seat-chips" },
       h("span", { class: "stack", text: fmt(gettext("Stack %(n)s"), { n: seat.stack }) }),
       seat.banker ? h("span", { class: "bank", text: fmt(gettext("Bank %(n)s"), { n: v.bank }) }) : null));
@@ -414,7 +485,7 @@ function seatNode(seat, pos) {
   }
   if ((v.deadline_for || []).includes(seat.id)) node.append(h("div", { class: "seat-timer", "data-countdown": "1" }));
   if (!me && !seat.bot) {
-    node.append(h("button", {
+    tools.append(h("button", {
       class: "link report", type: "button", "data-report": seat.id, title: gettext("Report this player"),
       "aria-label": gettext("Report this player"),
       onclick: () => {
@@ -424,13 +495,17 @@ function seatNode(seat, pos) {
     }, "⚑"));
   }
   if (isHost() && !me && !(cfg.kind === "ai" && seat.bot) && !seat.leaving) {
-    node.append(h("button", {
+    tools.append(h("button", {
       class: "link kick", type: "button", "data-kick": seat.id,
       onclick: () => { if (confirm(fmt(gettext("Remove %(name)s from the room?"), { name: seat.name }))) send("kick", { seat: seat.id }, { busy: false }); },
     }, gettext("Remove")));
   }
   return node;
 }
+
+// The felt's 3 x 3 grid (static/css/table.css): its eight outer cells clockwise from the bottom middle, where the
+// player's own seat is; n seats take the cells nearest to n even steps around (each step is at least one cell).
+const RING = ["b2", "b1", "m1", "t1", "t2", "t3", "m3", "b3"];
 
 function renderFelt() {
   const v = V();
@@ -445,12 +520,6 @@ function renderFelt() {
   felt.dataset.count = n;
   for (let pos = 0; pos < n; pos++) {
     const k = (pos - myPos + n) % n;
-    // Around the oval, the player's own seat at the bottom; each seat is anchored by its outer edge
-    // (translate by -50% - 50% x cos/sin), so it hugs the rim and grows towards the middle.
-    const angle = (90 + (k * 360) / n) * (Math.PI / 180);
-    const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
-    const style = `--x:${(50 + 46 * cos).toFixed(1)}%;--y:${(50 + 45 * sin).toFixed(1)}%;`
-      + `--tx:${(-50 - 50 * cos).toFixed(0)}%;--ty:${(-50 - 50 * sin).toFixed(0)}%;order:${k === 0 ? n : k}`;
     const seat = mains[pos];
     let node;
     if (seat) {
@@ -460,10 +529,28 @@ function renderFelt() {
         mine ? h("span", { class: "muted", text: gettext("Empty seat") })
           : h("button", { type: "button", class: "sit", "data-sit": pos, onclick: () => openSit("main", pos) }, gettext("Sit here")));
     }
-    node.style.cssText = style;
+    node.dataset.cell = RING[Math.round((k * RING.length) / n) % RING.length];
+    node.style.order = k; // the compact grid of phones: the player's own seat first, then clockwise
     felt.append(node);
   }
+  // On the player's turn (and after each card it brings) their seat is scrolled into view once.
+  const hand = v.hand;
+  const turn = hand && hand.turn && hand.turn.seat === v.you ? hand.turn : null;
+  const key = turn ? `${v.hand_no}:${turn.hand}:${(hand.hands[v.you] || []).map((x) => x.cards.length)}` : "";
+  if (key && key !== renderFelt.shownTurn) requestAnimationFrame(ownSeatIntoView);
+  renderFelt.shownTurn = key;
 }
+
+/** The player's own seat into view, above the controls that stick to the bottom of the screen on their turn. */
+function ownSeatIntoView() {
+  const me = $("#seats .seat.me");
+  const bar = $("#actions");
+  if (!me) return;
+  me.style.scrollMarginBottom = `${(bar.classList.contains("needed") ? bar.offsetHeight : 0) + 8}px`;
+  me.scrollIntoView({ block: "nearest" });
+}
+// A phone turned on its side during the player's turn: the seat again, where the new layout put it.
+addEventListener("resize", () => { if (renderFelt.shownTurn) requestAnimationFrame(ownSeatIntoView); });
 
 function renderSide() {
   const v = V();
@@ -652,13 +739,17 @@ function renderResults() {
     gettext("The hand's record and shuffle check"))));
 }
 
+// Only controls that can act: Start once two players can play; "Deal the next hand now" only between hands
+// after one was played (a started table deals its first hand by itself) and not while the table waits for a
+// stake to be covered (the engine would refuse it); nothing in a closed room.
 function renderHost() {
   const box = $("#host-controls");
   box.textContent = "";
-  if (!isHost()) { box.hidden = true; return; }
+  if (!isHost() || roomClosed()) { box.hidden = true; return; }
   box.hidden = false;
   const v = V();
-  if (["waiting", "between_hands"].includes(v.phase) && !v.pending) {
+  const between = ["waiting", "between_hands"].includes(v.phase) && !v.pending && enoughPlayers(v);
+  if (between && (S.started ? v.hand_no > 0 && !S.stalled : true)) {
     box.append(h("button", {
       type: "button", id: "host-start", class: "primary",
       onclick: () => send("start", {}, { busy: false }),

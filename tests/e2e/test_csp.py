@@ -103,17 +103,12 @@ def test_every_page_keeps_to_the_csp_and_loads_its_static_files_with_debug_off(m
     page = mei.goto("/lobby/")
     check("lobby")
 
-    page.click("button[data-practice='ten-half']")  # the table: seated, a hand played
+    page.click("button[data-practice='ten-half']")  # the table: seated at once against a bot bank, a hand played
     page.wait_for_url(re.compile(r"/r/\d{4}/$"))
     wait_js(page, "window.halfpoint && window.halfpoint.state.version >= 0")
-    page.click("button[data-sit='0']")
-    page.fill("#sit-buy-in", "1000")
-    page.click("#sit-confirm")
     view = "window.halfpoint.state.view"
-    wait_js(page, f"{view} && {view}.seats.filter(s => s.bot).length === 3")
-    wait_js(page, f"{view}.legal_actions.includes('open_bank')")
-    page.fill("#amount-bank", "500")
-    page.click("#act-open_bank:not([disabled])")
+    wait_js(page, f"{view} && {view}.you && {view}.seats.filter(s => s.bot).length === 3")
+    page.click("#act-confirm:not([disabled])")
     play_the_hand(page)
     page.wait_for_selector("#results-table")
     page.click("#menu-button")
@@ -150,3 +145,31 @@ def test_every_page_keeps_to_the_csp_and_loads_its_static_files_with_debug_off(m
     assert not mei.console_errors, mei.console_errors
     for url, _, cache in (r for r in responses if "/static/" in r[0]):
         assert ("immutable" in cache) == bool(HASHED.search(url)), (url, cache)  # plain names: a short max-age
+
+
+def test_the_table_page_weight_in_every_language(browser, production_server, settings):
+    """The table page as production serves it (our scripts and stylesheets minified, config/static.py): its own JS
+    and CSS under 100 KB uncompressed, and the translation catalog it loads, per language, under 40 KB."""
+    weights = {}
+    for code, _name in settings.LANGUAGES:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        player = Player(context, production_server, f"w-{code}", [])
+        user = get_user_model().objects.create_user(f"w-{code}", f"w-{code}@example.com", "a-long-password-1",
+                                                    language=code)
+        logged_in(player, user, settings)
+        page = player.goto("/lobby/")
+        page.click("button[data-practice='ten-half']")
+        page.wait_for_url(re.compile(r"/r/\d{4}/$"))
+        wait_js(page, "window.halfpoint && window.halfpoint.state.view && window.halfpoint.state.view.you")
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("document.documentElement.lang") == code
+        urls = page.evaluate("""performance.getEntriesByType('resource').map(e => e.name)
+            .filter(u => /\\.(js|css)$/.test(new URL(u).pathname) || new URL(u).pathname === '/jsi18n/')""")
+        sizes = {url.replace(production_server, ""): len(context.request.get(url).body()) for url in set(urls)}
+        catalog = sizes.pop("/jsi18n/")
+        weights[code] = {"own": sum(sizes.values()), "catalog": catalog}
+        assert any("/static/js/table." in u for u in sizes) and any("/static/css/table." in u for u in sizes), sizes
+        context.close()
+    print(weights)
+    assert all(w["own"] < 100 * 1024 for w in weights.values()), weights
+    assert all(w["catalog"] < 40 * 1024 for w in weights.values()), weights

@@ -1,0 +1,331 @@
+// The table log in words: every engine event (docs/protocol.md, "Events") told as one or more lines, for the live
+// table's feed (table.js) and the hand record (hand.js), so both tell a hand the same way. A teller reads the events
+// of a hand in order and keeps what later lines need (the banker, who left, the hands revealed); each line is a
+// pure function of the events before it and of the hands as they end up, so a feed rebuilt from a snapshot's
+// events tells the same lines as the live one did.
+import { describe } from "./cards.js";
+
+// The JS catalog (/jsi18n/) defines these; without it (a test importing this module) English.
+const gettext = window.gettext || ((s) => s);
+const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
+const fmt = (s, o) => (window.interpolate ? window.interpolate(s, o, true) : s.replace(/%\((\w+)\)s/g, (_m, k) => o[k]));
+
+/** The hand classes' names (the engine's `Eval.cls`), shared by the table and the log. */
+export const CLASS_NAMES = () => ({
+  "ten-and-a-half": gettext("ten and a half"), "five-dragons": gettext("five dragons"),
+  "seven-and-a-half": gettext("seven and a half"), natural: gettext("natural"), "five-small": gettext("five small"),
+  "five-pictures": gettext("five pictures"), "heavenly-king": gettext("heavenly king"), "six-small": gettext("six small"),
+  "seven-small": gettext("seven small"), "eight-small": gettext("eight small"), "nine-small": gettext("nine small"),
+  "grand-heavenly-king": gettext("grand heavenly king"), "five-dragon": gettext("Five Dragon"),
+  "ban-luck": gettext("Ban-Luck"), "ban-ban": gettext("Ban-Ban"), "five-card-bust": gettext("five-card bust"),
+});
+
+/** 10.5 -> "10½", 0.5 -> "½". */
+export function showTotal(total) {
+  return String(total).replace(/\.5$/, "½").replace(/^0½$/, "½");
+}
+
+const cardList = (codes) => codes.map(describe).join(", ");
+
+/** A hand as words: "9½", "ten and a half (10½)", "bust with 12". `h`: {total, class, bust}. */
+function handWords(h) {
+  if (h.bust) return fmt(gettext("bust with %(total)s"), { total: showTotal(h.total) });
+  const cls = h.class && h.class !== "ordinary" ? CLASS_NAMES()[h.class] || h.class : null;
+  return cls ? fmt(gettext("%(class)s (%(total)s)"), { class: cls, total: showTotal(h.total) }) : showTotal(h.total);
+}
+
+const special = (h) => !!h.class && h.class !== "ordinary" && !h.bust;
+
+const WHY = () => ({
+  bank_empty: gettext("the bank was empty"), backed_hand_void: gettext("the backed hand was void"),
+  escaped: gettext("left during the hand"), banker_escaped: gettext("the banker left during the hand"),
+  mort: gettext("the Mort did not make seven and a half"),
+});
+
+const BANK_CLOSED = () => ({
+  left: gettext("the banker left"), retired: gettext("retired"), passed: gettext("passed on"),
+  taken: gettext("taken over"), rotation: gettext("the bank moves on"), stepped_down: gettext("stepped down"),
+});
+
+/**
+ * A teller for one viewer. `name(seatId)`: a seat's name. `you()`: the viewer's seat id (or null). `game()`: the
+ * game's slug (how ties are broken differs). `handOf(seat,
+ * index)`: that hand as the viewer sees it now ({cards: count, total, class, bust}) or null when a card of it is
+ * hidden from the viewer; only asked about hands that can no longer change (busted, or settled).
+ * `tell(event)` returns its lines: {type, text, seat, cards (codes to draw), mine (about the viewer: announced),
+ * minor (a detail), outcome (a result's)}; [] for an event with nothing to tell.
+ */
+export function createTeller({ name, you = () => null, game = () => null, handOf = () => null }) {
+  let banker = null;
+  let leaving = new Set();
+  let revealed = {}; // seat -> [{cards, total, class, bust}] once every hand is turned up
+  let shown = {}; // seat -> the card lists of its hands turned up early (hand_shown)
+  let counts = {}; // seat -> per hand: {n: cards dealt, hidden: cards the viewer did not see}
+
+  const hands = (seat) => (counts[seat] = counts[seat] || []);
+  const handAt = (seat, i) => (hands(seat)[i] = hands(seat)[i] || { n: 0, hidden: 0 });
+
+  function line(e, text, extra = {}) {
+    const seat = e.seat === undefined ? null : e.seat;
+    return { type: e.type, text, seat, cards: [], mine: false, minor: false, ...extra };
+  }
+
+  /** The reason a main bet settled as it did, from the hands as they were compared. */
+  function reason(seat, index, r) {
+    if (r.why === "bust") {
+      const h = handOf(seat, index);
+      return h ? fmt(gettext("bust with %(total)s"), { total: showTotal(h.total) }) : gettext("bust");
+    }
+    if (r.why === "special") {
+      const h = handOf(seat, index);
+      return h ? fmt(gettext("dealt %(class)s"), { class: CLASS_NAMES()[h.class] || h.class }) : gettext("a special hand");
+    }
+    if (r.why === "banker_special") {
+      // ban-luck.md: the banker's two cards were turned up at once: two aces are Ban-Ban, else Ban-Luck.
+      const cards = (shown[banker] || [[]])[0] || [];
+      const cls = cards.length === 2 && cards.every((c) => c[0] === "A") ? "ban-ban" : "ban-luck";
+      return fmt(gettext("the bank was dealt %(class)s"), { class: CLASS_NAMES()[cls] });
+    }
+    if (r.why) return WHY()[r.why] || null;
+    const c = (revealed[seat] || [])[index];
+    const b = (revealed[banker] || [])[0];
+    if (!c || !b) return null;
+    const mine = handWords(c);
+    const bank = handWords(b);
+    if (c.bust) return fmt(gettext("bust with %(total)s"), { total: showTotal(c.total) });
+    // zhejiang.md "Comparing": the same class and total, the hand with more cards wins; elsewhere the bank wins ties.
+    const tied = c.total === b.total && c.class === b.class;
+    const moreCards = tied && game() === "zhejiang-ten-half" && c.cards.length !== b.cards.length;
+    if (r.outcome === "win") {
+      if (b.bust) return fmt(gettext("the bank busts with %(total)s"), { total: showTotal(b.total) });
+      if (moreCards) return fmt(gettext("tie at %(total)s: the hand with more cards wins"), { total: showTotal(c.total) });
+      return fmt(gettext("%(hand)s beats the bank's %(bank)s"), { hand: mine, bank });
+    }
+    if (r.outcome === "push") return fmt(gettext("%(hand)s against the bank's %(bank)s: a tie is a push"), { hand: mine, bank });
+    if (r.outcome === "lose") {
+      if (moreCards) return fmt(gettext("tie at %(total)s: the hand with more cards wins"), { total: showTotal(c.total) });
+      if (tied) return fmt(gettext("tie at %(total)s: the bank wins ties"), { total: showTotal(c.total) });
+      if (game() === "ten-half" && !special(b) && !special(c) && c.total === b.total + 0.5) {
+        // ten-half.md: the bank's total counts ½ more when compared, so half a point ahead is still a tie.
+        return fmt(gettext("%(hand)s against the bank's %(bank)s: the bank counts half a point more"), { hand: mine, bank });
+      }
+      return fmt(gettext("the bank's %(bank)s beats %(hand)s"), { hand: mine, bank });
+    }
+    return null;
+  }
+
+  function settled(e) {
+    const side = e.kind === "side";
+    const many = !side && hands(e.bettor).length > 1;
+    const who = side ? fmt(gettext("%(name)s's side bet on %(backs)s"), { name: name(e.bettor), backs: name(e.backs) })
+      : many ? fmt(gettext("%(name)s's hand %(n)s"), { name: name(e.bettor), n: e.hand + 1 }) : name(e.bettor);
+    let why = reason(e.backs, e.hand, e);
+    if (side && !e.why) {
+      why = why ? fmt(gettext("it follows %(backs)s's hand: %(why)s"), { backs: name(e.backs), why })
+        : fmt(gettext("it follows %(backs)s's hand"), { backs: name(e.backs) });
+    }
+    const o = { who, mult: e.multiplier, paid: e.paid, stake: e.stake, why: why || "" };
+    let text;
+    if (e.outcome === "win") {
+      text = why ? fmt(gettext("%(who)s wins ×%(mult)s, +%(paid)s: %(why)s."), o) : fmt(gettext("%(who)s wins ×%(mult)s, +%(paid)s."), o);
+      if (e.paid < e.due) text += " " + fmt(gettext("The bank held only %(paid)s of the %(due)s due."), { paid: e.paid, due: e.due });
+    } else if (e.outcome === "lose") {
+      text = why ? fmt(gettext("%(who)s loses ×%(mult)s, −%(paid)s: %(why)s."), o) : fmt(gettext("%(who)s loses ×%(mult)s, −%(paid)s."), o);
+      if (e.paid < e.due) text += " " + fmt(gettext("Only %(paid)s of the %(due)s due: nobody loses more than their stack."), { paid: e.paid, due: e.due });
+    } else if (e.outcome === "push") {
+      text = why ? fmt(gettext("%(who)s: push, the stake of %(stake)s stays: %(why)s."), o) : fmt(gettext("%(who)s: push, the stake of %(stake)s stays."), o);
+    } else {
+      text = why ? fmt(gettext("%(who)s: void, the stake of %(stake)s goes back: %(why)s."), o) : fmt(gettext("%(who)s: void, the stake of %(stake)s goes back."), o);
+    }
+    return line(e, text, { seat: e.bettor, mine: e.bettor === you(), outcome: e.outcome });
+  }
+
+  function action(e) {
+    const n = { name: name(e.seat) };
+    if (e.timeout) {
+      const timed = {
+        stand: gettext("Time ran out for %(name)s: stands."), hit: gettext("Time ran out for %(name)s: draws (must hit)."),
+        mort_decline: gettext("Time ran out for %(name)s: declines the Mort."),
+      }[e.action];
+      if (timed) return fmt(timed, n);
+    }
+    if (leaving.has(e.seat)) {
+      const left = {
+        stand: gettext("%(name)s has left: stands by default."), hit: gettext("%(name)s has left: draws by default."),
+        mort_decline: gettext("%(name)s has left: declines the Mort."),
+      }[e.action];
+      if (left) return fmt(left, n);
+    }
+    const text = {
+      hit: gettext("%(name)s hits."), stand: gettext("%(name)s stands."), double: gettext("%(name)s doubles."),
+      split: gettext("%(name)s splits."), mort_accept: gettext("%(name)s accepts the Mort."),
+      mort_decline: gettext("%(name)s declines the Mort."),
+    }[e.action];
+    return text ? fmt(text, n) : null; // an action this page does not know yet
+  }
+
+  function dealt(e) {
+    const h = handAt(e.seat, e.hand || 0);
+    h.n += 1;
+    const n = { name: name(e.seat), card: e.card ? describe(e.card) : "" };
+    let text;
+    if (!e.card) {
+      h.hidden += 1;
+      text = fmt(gettext("%(name)s is dealt a face-down card."), n);
+    } else {
+      text = fmt(e.face === "down" ? gettext("%(name)s is dealt %(card)s, face down.") : gettext("%(name)s is dealt %(card)s, face up."), n);
+    }
+    const mine = e.seat === you();
+    const out = [line(e, text, { cards: e.card ? [e.card] : [], mine })];
+    // A bust is told with the card that made it, when the viewer saw every card of the hand (otherwise the hand's
+    // total is news only once it is turned up: the reveal and the settlement say it).
+    const now = h.hidden ? null : handOf(e.seat, e.hand || 0);
+    if (now && now.bust && now.cards === h.n) {
+      out.push(line(e, fmt(gettext("%(name)s busts with %(total)s."), { name: name(e.seat), total: showTotal(now.total) }), { mine }));
+    }
+    return out;
+  }
+
+  // Events told by one sentence of their own fields (`name`: the seat's name, `backs`: the backed seat's, `n`: the
+  // hand number); the minor ones are details.
+  const SIMPLE = () => ({
+    seat_leaving: gettext("%(name)s is leaving: default actions until this hand is over."),
+    seat_left: gettext("%(name)s leaves the table with %(stack)s."),
+    seat_escaped: gettext("%(name)s leaves during the hand and forfeits."),
+    rules_changed: gettext("The room's rules change from hand %(n)s."),
+    bet_changed: gettext("%(name)s's bet: %(amount)s."), bet_confirmed: gettext("%(name)s bets %(amount)s."),
+    side_bet_changed: gettext("%(name)s backs %(backs)s with %(amount)s so far."),
+    side_bet_confirmed: gettext("%(name)s side-bets %(amount)s on %(backs)s."),
+    side_bet_skipped: gettext("%(name)s places no side bet."),
+    stake_doubled: gettext("%(name)s's stake is now %(stake)s."),
+    hand_split: gettext("%(name)s plays two hands of %(stake)s each."),
+    hand_settled: gettext("Settled: the bank holds %(bank)s."),
+    jackpot_seeded: gettext("%(name)s seeds the jackpot with %(amount)s; it holds %(jackpot)s."),
+    jackpot_won: gettext("%(name)s wins the jackpot: %(amount)s."),
+    jackpot_returned: gettext("The jackpot of %(amount)s goes back to %(name)s."),
+    hand_over: gettext("Hand %(n)s is over; its server seed is revealed."),
+    seed_committed: gettext("The server's seed for hand %(n)s is committed."),
+    seed_received: gettext("%(name)s's seed goes into the deal of hand %(n)s."),
+    bank_opened: gettext("%(name)s opens the bank with %(amount)s."), bank_declined: gettext("%(name)s declines the bank."),
+    bank_taken: gettext("%(name)s takes the bank."), bank_passed: gettext("%(name)s passes the bank."),
+    bank_refilled: gettext("%(name)s refills the bank with %(amount)s; it holds %(bank)s."),
+    bank_retire_requested: gettext("%(name)s retires from the bank after this hand."),
+    bank_cannot_cover: gettext("%(name)s's bank of %(bank)s cannot cover the table (it needs %(cover)s): the bank moves on."),
+    banker_steps_down: gettext("%(name)s lost chips as the banker and steps down."),
+    bank_vacant: gettext("Nobody holds the bank: any player may open it."),
+  });
+  const MINOR = new Set(["bet_changed", "side_bet_changed", "seed_committed", "seed_received", "shoe_reshuffled"]);
+
+  function tell(e) {
+    const n = { ...e, name: name(e.seat), backs: name(e.backs), n: e.hand_no === undefined ? e.from_hand : e.hand_no };
+    const one = (text, extra = {}, params = n) => [line(e, fmt(text, params), { minor: MINOR.has(e.type), ...extra })];
+    switch (e.type) {
+      case "hand_started":
+        banker = e.banker;
+        leaving = new Set();
+        revealed = {};
+        shown = {};
+        counts = {};
+        return one(gettext("Hand %(n)s starts: %(banker)s banks %(bank)s, base stake %(base)s."), {},
+          { ...n, banker: name(e.banker), base: e.base_stake });
+      case "seat_joined":
+        n.name = e.name;
+        return one(e.bot ? gettext("%(name)s (a bot) sits down with %(stack)s.") : e.role === "side"
+          ? gettext("%(name)s sits down as a side bettor with %(stack)s.") : gettext("%(name)s sits down with %(stack)s."));
+      case "seat_leaving":
+        leaving.add(e.seat);
+        break;
+      case "seat_updated": {
+        const out = [];
+        if (e.name !== undefined) out.push(fmt(gettext("A player is now called %(name)s."), { name: e.name }));
+        if (e.away === true) out.push(fmt(gettext("%(name)s is away and sits out the next hands."), n));
+        if (e.away === false) out.push(fmt(gettext("%(name)s is back."), n));
+        if (e.host === true) out.push(fmt(gettext("%(name)s is now the host."), n));
+        if (e.no_bank === true) out.push(fmt(gettext("%(name)s takes the bank only when offered."), n));
+        return out.map((text) => line(e, text, { minor: true }));
+      }
+      case "seat_sits_out":
+        return one(e.why === "away" ? gettext("%(name)s is away and sits this hand out.")
+          : gettext("%(name)s sits this hand out: the stack cannot cover a stake."));
+      case "stack_topped_up":
+        return one(e.into === "bank" ? gettext("%(name)s tops up the bank with %(amount)s.") : gettext("%(name)s tops up %(amount)s."));
+      case "bet_defaulted":
+        // Only two things place a default stake: the betting timer, or the seat leaving (its seat_leaving came first).
+        return one(leaving.has(e.seat) ? gettext("%(name)s has left: default stake %(amount)s.")
+          : gettext("Time ran out for %(name)s: default stake %(amount)s."), { mine: e.seat === you() });
+      case "dice_rolled":
+        return one(gettext("Dice: %(a)s + %(b)s = %(total)s."), {}, { a: e.dice[0], b: e.dice[1], total: e.total });
+      case "betting_closed":
+        return [line(e, fmt(gettext("Betting closes. Order of play: %(order)s."), { order: e.order.map(name).join(", ") }))];
+      case "card_dealt": return dealt(e);
+      case "card_discarded": {
+        const h = handAt(e.seat, e.hand || 0);
+        h.n = Math.max(0, h.n - 1);
+        if (!e.card) h.hidden = Math.max(0, h.hidden - 1);
+        return e.card ? one(gettext("%(name)s discards %(card)s."), { cards: [e.card] }, { ...n, card: describe(e.card) })
+          : one(gettext("%(name)s discards a face-down card."));
+      }
+      case "turn_started":
+        return e.seat === you() ? one(gettext("Your turn."), { mine: true }) : one(gettext("%(name)s's turn."), { minor: true });
+      case "action": {
+        if (e.action === "split") {
+          // seven-half.md: the second card becomes a hand of its own, right after this one.
+          handAt(e.seat, e.hand).n -= 1;
+          hands(e.seat).splice(e.hand + 1, 0, { n: 1, hidden: 0 });
+        }
+        const text = action(e);
+        return text === null ? [] : [line(e, text, { mine: !!e.timeout && e.seat === you() })];
+      }
+      case "hand_shown": {
+        const lists = e.cards || [];
+        const first = e.hand === null || e.hand === undefined ? 0 : e.hand;
+        shown[e.seat] = lists;
+        lists.forEach((codes, k) => { handAt(e.seat, first + k).hidden = 0; });
+        return [line(e, fmt(gettext("%(name)s turns up %(cards)s."), { ...n, cards: lists.map(cardList).join(" / ") }),
+          { cards: lists.flat() })];
+      }
+      case "shoe_reshuffled":
+        return one(ngettext("The discards are shuffled into a new stock of %(n)s card.",
+          "The discards are shuffled into a new stock of %(n)s cards.", e.cards), {}, { n: e.cards });
+      case "bet_settled": return [settled(e)];
+      case "hand_revealed": {
+        revealed = e.hands;
+        const out = [line(e, gettext("Every hand is turned up."))];
+        for (const seat of e.order) {
+          const list = e.hands[seat] || [];
+          list.forEach((hand, k) => {
+            const o = { who: list.length > 1 ? fmt(gettext("%(name)s's hand %(n)s"), { name: name(seat), n: k + 1 }) : name(seat),
+              cards: cardList(hand.cards), hand: handWords(hand) };
+            const text = seat === banker ? gettext("%(who)s (bank): %(cards)s, %(hand)s.") : gettext("%(who)s: %(cards)s, %(hand)s.");
+            out.push(line({ type: "hand_revealed", seat }, fmt(text, o), { cards: hand.cards }));
+          });
+        }
+        return out;
+      }
+      case "bank_offered":
+        return one({ take: gettext("%(name)s may take the bank."), refill: gettext("The bank is empty: %(name)s may refill it or pass it.") }[e.kind]
+          || gettext("The bank is offered to %(name)s."));
+      case "bank_closed":
+        return one(gettext("%(name)s's bank closes (%(why)s): %(returned)s go back to the stack."), {},
+          { ...n, why: BANK_CLOSED()[e.why] || "" });
+      case "bank_term_over":
+        return [line(e, fmt(ngettext("%(name)s has banked %(hands)s hand: the bank moves on.",
+          "%(name)s has banked %(hands)s hands: the bank moves on.", e.hands), n))];
+      case "bank_draw": {
+        const draws = Object.entries(e.cards).map(([seat, code]) => fmt(gettext("%(name)s: %(card)s"), { name: name(seat), card: describe(code) }));
+        return [line(e, fmt(gettext("A card each for the first bank: %(draws)s. %(name)s banks."),
+          { draws: draws.join("; "), name: name(e.winner) }), { cards: Object.values(e.cards) })];
+      }
+    }
+    const text = SIMPLE()[e.type];
+    return text ? one(text) : []; // an event this page does not know yet says nothing
+  }
+
+  return { tell };
+}
+
+/** Every line of `events` in order, told by one new teller (the hand record; a feed rebuilt from a snapshot). */
+export function tellAll(events, options) {
+  const teller = createTeller(options);
+  return { teller, lines: events.flatMap((e) => teller.tell(e)) };
+}
