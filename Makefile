@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint browser deploy-tools bench clean
+.PHONY: run test lint browser deploy-tools catalogs messages bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,16 +16,30 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 # HALFPOINT_PORT: the web server's port (Procfile), 8000 unless set.
-run: $(STAMP)
+run: $(STAMP) catalogs
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py seed_demo
 	@echo "HalfPoint on http://127.0.0.1:$${HALFPOINT_PORT:-8000}  (Ctrl-C stops the web server, worker and beat)"
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/honcho start
 
-# Debian's chromium for the end-to-end tests; never a downloaded browser.
+# Debian's chromium for the end-to-end tests; never a downloaded browser. Noto CJK: the Chinese pages'
+# screenshots show characters, not boxes.
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+	@[ -d /usr/share/fonts/opentype/noto ] && fc-list | grep -q "Noto Sans CJK" || (apt-get update -qq && apt-get install -y -qq fonts-noto-cjk >/dev/null)
+
+# The translations (locale/*/LC_MESSAGES/*.po) compiled for gettext; the .mo files are not in git. Debian's
+# gettext provides msgfmt, installed only when missing.
+catalogs: $(STAMP)
+	@command -v msgfmt >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq gettext >/dev/null)
+	@$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=.bench -v 0
+
+# The catalogs brought up to date with the code's strings (then translate what is new: docs/glossary.md).
+MESSAGES_IGNORE := --ignore=.venv --ignore=.bench --ignore=tests --ignore=staticfiles --ignore=build --ignore=deploy
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages --all --no-obsolete $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py makemessages -d djangojs --all --no-obsolete $(MESSAGES_IGNORE)
 
 # Debian's nginx and openssl for the production-stack test (tests/deploy/), installed only when missing.
 deploy-tools:
@@ -37,7 +51,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
-test: $(STAMP) browser deploy-tools lint
+test: $(STAMP) browser deploy-tools catalogs lint
 	$(BIN)/pytest
 
 # The production-like stack on this machine (PostgreSQL, Redis, 2 daphne, Celery), measured under load;

@@ -140,7 +140,9 @@ def records_filters(user) -> dict:
 def records_totals(rows) -> list[dict]:
     """Net result per currency of a records query (beans and points never add up together)."""
     totals = rows.values("hand__room__currency").annotate(net=Sum("delta")).order_by("hand__room__currency")
-    return [{"currency": t["hand__room__currency"], "net": t["net"] or 0} for t in totals]
+    names = dict(Room._meta.get_field("currency").choices)
+    return [{"currency": t["hand__room__currency"], "currency_name": names.get(t["hand__room__currency"], ""),
+             "net": t["net"] or 0} for t in totals]
 
 
 CSV_HEADER = ["hand_id", "room", "game", "hand", "ended_at", "role", "chips", "net", "url"]
@@ -168,7 +170,10 @@ def room_hands(room: Room, user, limit: int = 50) -> list[Hand]:
 OUTCOME_TEXT = {"win": gettext_lazy("win"), "lose": gettext_lazy("lose"), "push": gettext_lazy("push"),
                 "void": gettext_lazy("void")}
 WHY_TEXT = {"bank_empty": gettext_lazy("the bank was empty"), "backed_hand_void": gettext_lazy("the backed hand was void"),
-            "escaped": gettext_lazy("left mid-hand"), "banker_escaped": gettext_lazy("the banker left mid-hand")}
+            "escaped": gettext_lazy("left mid-hand"), "banker_escaped": gettext_lazy("the banker left mid-hand"),
+            "bust": gettext_lazy("bust"), "special": gettext_lazy("a special hand, paid at once"),
+            "banker_special": gettext_lazy("the banker's special hand"), "mort": gettext_lazy("the Mort"),
+            "natural": gettext_lazy("natural")}
 ACTION_TEXT = {"hit": gettext_lazy("hits"), "stand": gettext_lazy("stands"), "double": gettext_lazy("doubles"),
                "split": gettext_lazy("splits"), "mort_accept": gettext_lazy("accepts the Mort"),
                "mort_decline": gettext_lazy("declines the Mort")}
@@ -274,7 +279,7 @@ def hand_page(record: dict) -> dict:
     for r in summary.get("results", []):
         paid = r.get("paid", 0)
         results.append({**r, "name": names.get(r["bettor"], r["bettor"]), "backs_name": names.get(r.get("backs"), ""),
-                        "why_text": WHY_TEXT.get(r.get("why", ""), r.get("why", "")),
+                        "why_text": WHY_TEXT.get(r.get("why", ""), ""),
                          "outcome_text": OUTCOME_TEXT.get(r["outcome"], r["outcome"]),
                          "signed": f"+{paid}" if r["outcome"] == "win" and paid else f"−{paid}" if paid else "0"})
     seats = []
