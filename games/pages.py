@@ -140,9 +140,7 @@ def records_filters(user) -> dict:
 def records_totals(rows) -> list[dict]:
     """Net result per currency of a records query (beans and points never add up together)."""
     totals = rows.values("hand__room__currency").annotate(net=Sum("delta")).order_by("hand__room__currency")
-    names = dict(Room._meta.get_field("currency").choices)
-    return [{"currency": t["hand__room__currency"], "currency_name": names.get(t["hand__room__currency"], ""),
-             "net": t["net"] or 0} for t in totals]
+    return [{"currency": t["hand__room__currency"], "net": t["net"] or 0} for t in totals]
 
 
 CSV_HEADER = ["hand_id", "room", "game", "hand", "ended_at", "role", "chips", "net", "url"]

@@ -22,6 +22,7 @@ from games.models import PRESET_CHOICES, Hand, Room
 from games.rules_form import RulesForm
 from games.stats import RUNNING_SECONDS, rules_key, running
 from games.tasks import distribution_refresh, rules_stats
+from wallets.models import Currency
 from wallets.selectors import balances_for
 
 
@@ -191,7 +192,8 @@ def _records_query(request: HttpRequest):
 def records(request: HttpRequest) -> HttpResponse:
     rows, room_code, game = _records_query(request)
     return render(request, "games/records.html", {
-        "rows": rows.select_related("hand__room")[:200], "count": rows.count(), "totals": pages.records_totals(rows),
+        "rows": rows.select_related("hand__room")[:200], "count": rows.count(),
+        "totals": [{**t, "currency_name": Currency(t["currency"]).label} for t in pages.records_totals(rows)],
         "room_code": room_code or "", "game": game or "", "csv_query": request.GET.urlencode(),
         **pages.records_filters(request.user),
     })

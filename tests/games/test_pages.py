@@ -236,7 +236,7 @@ def test_records_filter_by_room_and_game_with_net_results(alice_client, cast):
     page = alice_client.get(reverse("games:records"))
     assert [r.hand_id for r in page.context["rows"]] == [hand2.pk, hand1.pk]
     net = sum(r.delta for r in page.context["rows"])
-    assert page.context["totals"] == [{"currency": "beans", "net": net}]
+    assert page.context["totals"] == [{"currency": "beans", "currency_name": "beans", "net": net}]
     page = alice_client.get(reverse("games:records"), {"room": second.code})
     assert [r.hand_id for r in page.context["rows"]] == [hand2.pk] if second.code != first.code else True
     page = alice_client.get(reverse("games:records"), {"game": "ban-luck"})
