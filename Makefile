@@ -55,9 +55,10 @@ test: $(STAMP) browser deploy-tools catalogs lint
 	$(BIN)/pytest
 
 # The long runs, left out of `make test` to keep CI under 30 minutes: `make run` on a fresh clone started twenty
-# times with every process checked (tests/test_embedded_stack.py, about 10 minutes).
+# times with every process checked (tests/test_embedded_stack.py, about 10 minutes), and with DATABASE_URL and
+# REDIS_URL set the soak of ten thousand hands (tests/games/test_soak.py, about 5 minutes).
 test-long: $(STAMP) browser catalogs
-	$(BIN)/pytest -m stack
+	$(BIN)/pytest -m "stack or soak"
 
 # The production-like stack on this machine (PostgreSQL, Redis, 2 daphne, Celery), measured under load;
 # writes docs/bench-latest.md. About 30 minutes; the machine should be otherwise quiet.

@@ -8,6 +8,7 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.management import call_command
 from django.db import connection
 from django.urls import reverse
 
@@ -24,6 +25,7 @@ def sent(settings, monkeypatch):
     """The embedded default's cache (a table of the database), and the tasks the view sends, recorded and not
     run: as if no worker had taken them yet."""
     settings.CACHES = DATABASE_CACHE
+    call_command("createcachetable")  # the test database has it only where the settings' cache is this one
     cache.clear()
     calls = []
     monkeypatch.setattr(views.rules_stats, "delay", lambda *args: calls.append(args))

@@ -526,7 +526,7 @@ function renderFelt() {
       node = seatNode(seat, pos);
     } else {
       node = h("div", { class: "seat empty", "data-pos": pos },
-        mine ? h("span", { class: "muted", text: gettext("Empty seat") })
+        mine || roomClosed() ? h("span", { class: "muted", text: gettext("Empty seat") })
           : h("button", { type: "button", class: "sit", "data-sit": pos, onclick: () => openSit("main", pos) }, gettext("Sit here")));
     }
     node.dataset.cell = RING[Math.round((k * RING.length) / n) % RING.length];
@@ -614,14 +614,15 @@ function renderActions() {
   // Redraw only when something that changes the controls changed (keeps focus and typed amounts).
   const key = JSON.stringify([v.legal_actions, v.phase, S.busy, me && me.stack, me && me.away, v.pending,
     hand && hand.bets && hand.bets[v.you], hand && hand.side_bets && hand.side_bets.find((b) => b.seat === v.you),
-    hand && hand.bets && Object.keys(hand.bets), isHost(), S.started]);
+    hand && hand.bets && Object.keys(hand.bets), isHost(), S.started, roomClosed()]);
   if (key === S.actionsKey) return;
   S.actionsKey = key;
   const box = $("#actions");
   box.textContent = "";
   box.classList.toggle("needed", ["hit", "stand", "confirm", "open_bank", "take_bank", "refill", "no_bet"].some(legal));
   if (!me) {
-    box.append(h("p", { class: "muted", text: gettext("You are watching. Take a free seat to play.") }));
+    box.append(h("p", { class: "muted", text: roomClosed() ? gettext("This room is closed.")
+      : gettext("You are watching. Take a free seat to play.") }));
     return;
   }
   const r = rules();

@@ -126,8 +126,10 @@ def test_italian_and_spanish_pages_have_none_of_the_common_english_words(browser
     found["lobby"] = words_on(player, f"{code}-lobby")
     play_practice_hand(player, "seven-half")
     found["table"] = words_on(player, f"{code}-table")
-    for name, path in (("records", "/records/"), ("wallet", "/wallet/"), ("verify", "/verify/"),
-                       ("rules", "/rules/seven-half/")):
+    hand = Hand.objects.filter(ended_at__isnull=False, room__host=user).first()
+    club = clubs.club_create(owner=user, name=f"Club {code}")
+    for name, path in (("records", "/records/"), ("hand", hand.get_absolute_url()), ("wallet", "/wallet/"),
+                       ("club", club.get_absolute_url()), ("verify", "/verify/"), ("rules", "/rules/seven-half/")):
         player.goto(path)
         found[name] = words_on(player, f"{code}-{name}")
     english = {name: sorted({w for w in words if w.lower() in COMMON_ENGLISH}) for name, words in found.items()}

@@ -57,7 +57,7 @@ from tests.games.soak import (
 from tests.games.sockets import Closed, db, hang_up
 from wallets.models import Account
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.services, pytest.mark.soak, pytest.mark.django_db(transaction=True)]
 
 
 async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_secret(settings, monkeypatch,
