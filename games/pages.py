@@ -11,7 +11,7 @@ import io
 from django.db.models import Q, Sum
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import selectors
 from games.engine import KNOBS, PRESETS, find_variant
@@ -233,7 +233,9 @@ def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:
         elif t == "hand_split":
             text = _("%(name)s splits into two hands.") % {"name": n(d.get("seat"))}
         elif t == "shoe_reshuffled":
-            text = _("The discards are shuffled into a new stock (%(n)s cards).") % {"n": d.get("cards")}
+            text = ngettext("The discards are shuffled into a new stock of %(n)s card.",
+                            "The discards are shuffled into a new stock of %(n)s cards.", d.get("cards") or 0) % {
+                "n": d.get("cards")}
         elif t == "seat_leaving":
             text = _("%(name)s leaves after this hand.") % {"name": n(d.get("seat"))}
         elif t == "seat_escaped":

@@ -4,6 +4,7 @@ import { paint, setDeck } from "./cards.js";
 import { verifyChain, verifyRecord } from "./fair.js";
 
 const gettext = window.gettext || ((s) => s);
+const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
 const fmt = (s, o) => (window.interpolate ? window.interpolate(s, o, true) : s.replace(/%\((\w+)\)s/g, (_m, k) => o[k]));
 
 function text(check) {
@@ -16,7 +17,8 @@ function text(check) {
         : gettext("SHA-256 of the server seed is %(hash)s: it does not match the commitment."), { hash: check.hash });
     case "seeds":
       if (ok && check.players === check.count) return fmt(gettext("Every seat (%(count)s) sent a seed of its own."), check);
-      return ok ? fmt(gettext("%(players)s of the %(count)s seats sent a seed of their own; the others' seeds are the ones the server seed fixes."), check)
+      return ok ? fmt(ngettext("%(players)s of the %(count)s seat sent a seed of its own; the others' seeds are the ones the server seed fixes.",
+        "%(players)s of the %(count)s seats sent a seed of their own; the others' seeds are the ones the server seed fixes.", check.count), check)
         : fmt(gettext("Seats %(seats)s: their seeds are marked as the server's but are not the ones its seed fixes."), { seats: check.wrong.join(", ") });
     case "deck":
       if (ok) return fmt(gettext("The deck from the deal key deals exactly the %(n)s cards of this hand, in order."), { n: check.dealt });

@@ -407,7 +407,8 @@ function renderCenter() {
   }
   if (v.shoe) {
     c.append(h("div", { class: "muted small" },
-      fmt(gettext("Shoe: %(stock)s cards, %(discards)s discarded"), v.shoe)));
+      fmt(ngettext("Shoe: %(stock)s card, %(discards)s discarded", "Shoe: %(stock)s cards, %(discards)s discarded",
+        v.shoe.stock), v.shoe)));
   }
   if (v.jackpot) c.append(h("div", { class: "jackpot" }, fmt(gettext("Jackpot: %(n)s"), { n: v.jackpot })));
   tick();
