@@ -1,6 +1,6 @@
 """The site in each player's language (accounts/language.py, locale/, docs/glossary.md), in Chromium: every page a
 Chinese player reads holds no English word, the Italian and Spanish pages none of the site's common English words,
-three players at one table each read the same moment in their own language, and switching language at the table
+three players at one table each read the same move in their own language, and switching language at the table
 keeps the seat and its face-down card. Screenshots go to test-artifacts/languages/."""
 
 import json
@@ -174,12 +174,14 @@ def test_one_table_three_languages_each_reads_the_same_moment_in_their_own(brows
         player.wait_connected()
     services.action_submit(room_id=room.pk, user=people["zh-hans"], action="start")
     play_with_services(room, monkeypatch)
+    # The hand's first hit or stand (every seat makes one: no hand ends its turns before a first move).
     events = HandEvent.objects.filter(hand=Hand.objects.filter(room=room).latest("number")).order_by("version", "seq")
-    standing = next(e.data["seat"] for e in events if e.type == "action" and e.data.get("action") == "stand"
-                    and not e.data.get("timeout"))
-    name = next(s.user.public_name for s in Room.objects.get(pk=room.pk).seats.all() if s.engine_id == standing)
+    move = next(e.data for e in events if e.type == "action" and e.data.get("action") in ("hit", "stand")
+                and not e.data.get("timeout"))
+    msgid = {"hit": "%(name)s hits.", "stand": "%(name)s stands."}[move["action"]]
+    name = next(s.user.public_name for s in Room.objects.get(pk=room.pk).seats.all() if s.engine_id == move["seat"])
     for code, player in browsers.items():
-        line = translated(code, "%(name)s stands.").replace("%(name)s", name)
+        line = translated(code, msgid).replace("%(name)s", name)
         player.page.locator("#feed li", has_text=line).first.wait_for()
         SHOTS.mkdir(parents=True, exist_ok=True)
         player.page.screenshot(path=str(SHOTS / f"one-table-{code}.png"), full_page=True)
