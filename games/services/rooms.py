@@ -9,10 +9,11 @@ from django.utils.translation import gettext as _
 
 from games.engine import RulesError, new_table, rules_from, state_to_json
 from games.models import ClubMember, Room, Table
+from games.services import moves
 from games.services.commands import action_submit
 from games.services.due import _bots_due
 from games.services.errors import GameError, Result
-from games.services.moves import _close, _is_club_member, _leave, _sit, _start_hand
+from games.services.moves import _close, _is_club_member, _leave, _sit
 from games.services.run import _locked
 from games.services.save import _save
 from wallets import services as wallets
@@ -111,7 +112,7 @@ def practice_open(*, user, preset: str) -> Room:
         run.apply("system", "set_seat", {"seat": seat_id, "no_bank": True})
         banker = next(x for x in run.state.main_seats() if x["position"] == 0)
         run.apply(banker["id"], "open_bank", {"amount": banker["stack"]})
-        _start_hand(run)
+        moves._start_hand(run)  # through the module: where tests stack a hand's deck
         while run.state.phase == "betting" and (due := _bots_due(run.state, run.meta)) is not None:
             run.apply(*due)
         hand = run.state.hand
