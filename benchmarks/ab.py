@@ -4,10 +4,15 @@ bench database, and one table of the figures.
     python benchmarks/ab.py BEFORE AFTER [--pairs 2] [--tables 500] [--seconds 30] [--layer pubsub]
 
 Each revision is checked out once into a worktree of its own (.bench/ab/<rev>, detached, removed at the end)
-and runs with this checkout's virtualenv: the servers import the worktree's code (their working directory comes
+and runs with the Python that runs ab.py: the servers import the worktree's code (their working directory comes
 first on sys.path). The runs go BEFORE, AFTER, BEFORE, AFTER, ...; before each one the `bench` database is
 dropped and created again, so that no run pays for the hands of the runs before it (a growing database made
 every run of an unalternated series slower than the last, whichever code it ran: docs/performance.md).
+
+Run it with a Python that has the dependencies but not this project installed: the virtualenv of `make` installs
+the project editable, and its import hook would fill a module that an older revision lacks from this checkout.
+    python -m venv /tmp/bench-venv && /tmp/bench-venv/bin/pip install '.[dev,bench]' && \
+        /tmp/bench-venv/bin/pip uninstall -y halfpoint && /tmp/bench-venv/bin/python benchmarks/ab.py ...
 
 The machine should be otherwise quiet: the figures of a 2-core machine shared with anything else measure that
 anything else. bench.py waits for the load average to fall before each run, and the table shows it.
@@ -15,10 +20,12 @@ anything else. bench.py waits for the load average to fall before each run, and 
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +41,11 @@ def worktree(rev: str) -> Path:
     if not path.exists():
         TREES.mkdir(parents=True, exist_ok=True)
         sh(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev])
+        # What git does not hold: the static files a DEBUG=0 server serves, and the compiled catalogs.
+        env = {**os.environ, "DEBUG": "0", "SECRET_KEY": "bench-only-" + "k" * 50}
+        sh([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=path, env=env)
+        if (path / "locale").is_dir():
+            sh([sys.executable, "manage.py", "compilemessages", "-v", "0"], cwd=path, env=env)
     return path
 
 
@@ -67,7 +79,16 @@ def row(label: str, r: dict) -> tuple[str, dict]:
     return line, figures
 
 
+def not_installed() -> None:
+    try:
+        metadata.distribution("halfpoint")
+    except metadata.PackageNotFoundError:
+        return
+    sys.exit("ab.py: halfpoint is installed in this Python; run it from a virtualenv without it (the top of ab.py)")
+
+
 def main() -> None:
+    not_installed()
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("before")
     p.add_argument("after")

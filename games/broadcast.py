@@ -60,8 +60,24 @@ def _own_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
+# Through Redis, a socket's database thread publishes what it committed itself, at once, on an event loop of that
+# thread's own (made once per thread, with its own Redis connection): two commands of one table reach Redis in the
+# order they committed, whatever their processes' event loops are busy with, so the consumers seldom hold an update
+# for a version still on its way (games/consumers.py; docs/performance.md, "One ordered stream per table").
+_threads = threading.local()
+
+
+def _thread_loop() -> asyncio.AbstractEventLoop:
+    if getattr(_threads, "pid", None) != os.getpid():
+        _threads.loop, _threads.pid = asyncio.new_event_loop(), os.getpid()
+    return _threads.loop
+
+
 def _group_send(layer, group: str, message: dict) -> None:
     outbox = getattr(_outboxes, "current", None)
+    if outbox is not None and not isinstance(layer, InMemoryChannelLayer):
+        _thread_loop().run_until_complete(asyncio.wait_for(layer.group_send(group, message), 10))
+        return
     if outbox is not None and outbox.add(group, message):
         return  # the socket's event loop sends it when the call returns (`Outbox`)
     if _in_server_thread() or isinstance(layer, InMemoryChannelLayer):
@@ -70,10 +86,11 @@ def _group_send(layer, group: str, message: dict) -> None:
         asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _own_loop()).result(timeout=10)
 
 
-# A socket's database call (games/consumers.py, `db`) does not send its broadcasts from its thread: it puts them in
-# an outbox that the socket's event loop sends, in order and awaited, as soon as the call returns: from the thread,
-# async_to_sync would take two thread hand-overs per message (docs/performance.md). The table's update still goes
-# out, awaited, before the command's ack or the next message of that socket.
+# On the in-memory layer (`make run`, the tests), whose queues belong to the loop that reads them, a socket's database
+# call (games/consumers.py, `db`) puts its broadcasts in an outbox that the socket's event loop sends, in order and
+# awaited, as soon as the call returns: from the thread, async_to_sync would take two thread hand-overs per message
+# (docs/performance.md). Either way the table's update goes out before the command's ack or the next message of
+# that socket.
 _outboxes = threading.local()
 
 

@@ -58,8 +58,9 @@ _flushing: set[asyncio.Task] = set()  # the sends of cancelled calls, kept until
 
 
 def db(func):
-    """`func` on a database thread, awaited; what it broadcasts is sent from this loop when it returns
-    (games/broadcast.py, `Outbox`), before the socket goes on."""
+    """`func` on a database thread, awaited; what it broadcasts goes out before the socket goes on: through Redis
+    published by that thread as it commits, on the in-memory layer from this loop when it returns (games/broadcast.py,
+    `Outbox`)."""
     if _db_threads is None:  # GAMES_DB_THREADS=0: asgiref's one thread
         run = database_sync_to_async(collecting(func))
     else:

@@ -1,5 +1,6 @@
-"""Broadcasts from outside a server's event loop (a Celery worker's wakes) go through one loop of the process's own,
-over the real Redis channel layer, and arrive; from a server's database thread they use the server's loop."""
+"""Broadcasts over the real Redis channel layer: from outside a server's event loop (a Celery worker's wakes) through
+one loop of the process's own; from a server's request thread through the server's loop; from a socket's database
+call by its own thread, at once, on a loop of that thread's."""
 
 import asyncio
 import threading
@@ -45,23 +46,30 @@ async def test_a_server_database_thread_sends_through_the_server_loop(monkeypatc
     assert (await asyncio.wait_for(layer.receive(channel), 5))["id"] == 7
 
 
-async def test_a_socket_database_call_leaves_its_broadcasts_to_the_loop_which_sends_them_in_order(monkeypatch):
+async def test_a_socket_database_call_publishes_from_its_own_thread_in_order_before_it_returns(monkeypatch):
     from games.consumers import db
 
     layer, channel = await listener(90_003)
-    monkeypatch.setattr(broadcast, "async_to_sync", lambda f: pytest.fail("the database thread sent a message"))
-    queued = []
+    monkeypatch.setattr(broadcast, "async_to_sync", lambda f: pytest.fail("the call handed its message to a server loop"))
+    both_arrived = threading.Event()
+    loops = []
+
+    async def receive_two():
+        got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(2)]
+        both_arrived.set()
+        return got
 
     def call():
         broadcast.chat_hidden(90_003, 1)
         broadcast.chat_hidden(90_003, 2)
-        queued.append(len(broadcast._outboxes.current.messages))
-        return "done"
+        loops.append(broadcast._threads.loop)
+        # Both are out while the call still runs: the socket's loop is free to receive them meanwhile.
+        return both_arrived.wait(5)
 
-    assert await db(call)() == "done"
-    assert queued == [2]  # held while the call ran...
-    got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(2)]
-    assert [m["id"] for m in got] == [1, 2]  # ...and sent, in order, once it returned
+    receiving = asyncio.get_running_loop().create_task(receive_two())
+    assert await db(call)() is True
+    assert [m["id"] for m in await receiving] == [1, 2]
+    assert loops[0] is not asyncio.get_running_loop() and not loops[0].is_running()  # the thread's own, idle between
     assert getattr(broadcast._outboxes, "current", None) is None
 
 
