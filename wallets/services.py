@@ -16,6 +16,7 @@ inside their own transaction; each service's savepoint keeps that transaction us
 refusal (hand_settle(savepoint=False) leaves it to be rolled back instead).
 """
 
+import re
 import uuid
 from collections.abc import Mapping
 from datetime import date
@@ -409,11 +410,27 @@ def hold_top_up(*, hold: Account, amount: int, idempotency_key: str) -> Hold:
         return locked_hold
 
 
-def hold_release(*, hold: Account, idempotency_key: str) -> Hold:
+def release_memo(seat_ref: str, reason: str = "") -> str:
+    """The memo of a release: "Left <seat_ref>", and " (<reason>)" when the seat's app gave one (an opaque
+    code, e.g. the games' "away": the seat was released for being away too long)."""
+    return f"Left {seat_ref} ({reason})" if reason else f"Left {seat_ref}"
+
+
+def release_reason(memo: str) -> str:
+    """The reason code `release_memo` put in a release's memo, or ""."""
+    match = _RELEASE_REASON.fullmatch(memo or "")
+    return match[1] if match else ""
+
+
+_RELEASE_REASON = re.compile(r"Left \S+ \(([a-z_]+)\)")
+
+
+def hold_release(*, hold: Account, idempotency_key: str, reason: str = "") -> Hold:
     """Return what is left of the hold to the owner's available balance and close it.
     Releasing a closed hold does nothing and returns it (leaving twice is harmless);
     a closed hold cannot be topped up or settled again. An empty hold is closed without
-    a ledger transaction (an entry is never zero).
+    a ledger transaction (an entry is never zero). `reason`: why the seat's app let it go, kept in
+    the memo (`release_memo`).
     Locks: the hold and its owner's available account, in pk order."""
     with transaction.atomic():
         locked_hold, available = _lock_hold_and_available(hold)
@@ -424,7 +441,7 @@ def hold_release(*, hold: Account, idempotency_key: str) -> Hold:
                 key=idempotency_key,
                 kind=Transaction.Kind.RELEASE,
                 currency=locked_hold.currency,
-                memo=f"Left {locked_hold.seat_ref}",
+                memo=release_memo(locked_hold.seat_ref, reason),
             )
             if not created:
                 # Our release would have closed the hold; an open hold means another operation owns the key.

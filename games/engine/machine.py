@@ -273,9 +273,19 @@ def do_sit(t: Table, actor: str, args: dict) -> None:
         _open_bank(t, actor, _int_arg({"bank": amount}, "bank"))
 
 
+# Why the room took a seat away (`leave` from the room with `why`): the seat_left event says so.
+LEAVE_WHY = ("away",)
+
+
 def do_leave(t: Table, actor: str, args: dict) -> None:
+    """``why`` and ``minutes``: the room releases a seat away for that long (docs/rules.md, "Away"); the
+    seat_left event carries both, also when the seat leaves only after the hand it is in."""
     s = t.s
     seat = t.seat(actor)
+    if "why" in args:
+        if args["why"] not in LEAVE_WHY:
+            raise EngineError("bad_command", f"why is one of {', '.join(LEAVE_WHY)}.")
+        seat["release"] = {"why": args["why"], "minutes": _int_arg(args, "minutes", 0)}
     if in_hand(s, actor):
         if seat["leaving"]:
             raise EngineError("already_leaving", "You are already leaving after this hand.")
@@ -318,7 +328,7 @@ def _remove_seat(t: Table, seat_id: str) -> None:
         t.emit("jackpot_returned", seat=seat_id, amount=s.jackpot)
         s.jackpot, s.jackpot_owner = 0, None
     s.seats.remove(seat)
-    t.emit("seat_left", seat=seat_id, stack=seat["stack"], chips_out=seat["stack"])
+    t.emit("seat_left", seat=seat_id, stack=seat["stack"], chips_out=seat["stack"], **seat.get("release", {}))
 
 
 def do_top_up(t: Table, actor: str, args: dict) -> None:
@@ -341,13 +351,21 @@ def do_top_up(t: Table, actor: str, args: dict) -> None:
     t.emit("stack_topped_up", seat=actor, amount=amount, chips_in=amount, into="stack")
 
 
+# Why the room marks a seat away (docs/rules.md, "Away"): hands played by timeouts, no open connection, the host.
+AWAY_WHY = ("timeouts", "disconnected", "host")
+
+
 def do_set_seat(t: Table, actor: str, args: dict) -> None:
-    """The room marks a seat away (it sits out of the next hands, no default bets) or back, moves the host
-    role, or marks a seat `no_bank`: the bank never moves to it by itself, only by an offer it accepts
-    (`offer_bank`; practice rooms, docs/rules.md). Away seats still finish a hand they are in by timeouts."""
+    """The room marks a seat away (it sits out of the next hands, no default bets; ``why``: one of AWAY_WHY) or
+    back, moves the host role, or marks a seat `no_bank`: the bank never moves to it by itself, only by an offer
+    it accepts (`offer_bank`; practice rooms, docs/rules.md). Away seats still finish a hand they are in by
+    timeouts."""
     if actor != "system":
         raise EngineError("not_allowed", "Only the room changes a seat's status.")
     seat = t.seat(str(args.get("seat", "")))
+    why = args.get("why")
+    if why is not None and (why not in AWAY_WHY or args.get("away") is not True):
+        raise EngineError("bad_command", f"why goes with away: true, and is one of {', '.join(AWAY_WHY)}.")
     changed = {}
     for name in ("away", "host", "no_bank"):
         if name in args:
@@ -361,6 +379,8 @@ def do_set_seat(t: Table, actor: str, args: dict) -> None:
         if seat["name"] != args["name"]:
             seat["name"] = changed["name"] = args["name"]
     if changed:
+        if why is not None and "away" in changed:
+            changed["why"] = why
         t.emit("seat_updated", seat=seat["id"], **changed)
 
 

@@ -15,19 +15,20 @@ The modules, in layers: each imports only modules listed before it.
 - errors.py    GameError, Result
 - store.py     the row lock, the state's UPDATE, the events' INSERT: the only SQL
 - run.py       the locked run (`_locked`, `_Run`), the time it reads (`_now`), what each seat owns; Table.meta
+- presence.py  presence_set, process_beat: each seat owner's open sockets, on any process; the seats with none
 - due.py       what is due and when: a bot's turn, the next hand, the next wake time
 - save.py      the write of a run: ledger, hand record, row; broadcast and wake on commit
-- moves.py     seats, bots, top-ups, the host's start and close, the one thing due now
+- moves.py     seats, bots, top-ups, the host's start, sit-out and close, absent seats away, the one thing due now
 - clock.py     table_wake, sweep (games/tasks.py runs them)
 - commands.py  action_submit
 - rooms.py     room_create, practice_open, room_check_access, room_close, seat_remove, room_rules_update, seat_take, seat_leave
-- chat.py      chat_post, presence_set
+- chat.py      chat_post
 - names.py     display_name_sync (a renamed player's seats)
 Callers use this package's names (`services.action_submit`, `from games.services import GameError`). Tests
 move the time at games.services.run._now and stack a hand's deck at games.services.moves._start_hand.
 """
 
-from games.services.chat import chat_post, presence_set
+from games.services.chat import chat_post
 from games.services.clock import sweep, table_wake
 from games.services.commands import (
     ACTIONS_PER_USER,
@@ -37,9 +38,10 @@ from games.services.commands import (
     action_submit,
     storable_text,
 )
-from games.services.due import AWAY_RELEASE_SECONDS
+from games.services.due import away_release_seconds
 from games.services.errors import GameError, Result
 from games.services.names import display_name_sync
+from games.services.presence import PROCESS_BEAT, presence_set, process_beat
 from games.services.rooms import (
     practice_open,
     room_check_access,
@@ -50,10 +52,11 @@ from games.services.rooms import (
     seat_remove,
     seat_take,
 )
+from games.services.save import RELEASE_AWAY
 
 __all__ = [
-    "ACTIONS_PER_USER", "ARG_TYPES", "AWAY_RELEASE_SECONDS", "PLAYER_ACTIONS", "ROOM_ACTIONS", "GameError", "Result",
-    "action_submit", "chat_post", "display_name_sync", "practice_open", "presence_set", "room_check_access",
-    "room_close", "room_create", "room_rules_update", "seat_leave", "seat_remove", "seat_take", "storable_text", "sweep",
-    "table_wake",
+    "ACTIONS_PER_USER", "ARG_TYPES", "PLAYER_ACTIONS", "PROCESS_BEAT", "RELEASE_AWAY", "ROOM_ACTIONS", "GameError",
+    "Result", "action_submit", "away_release_seconds", "chat_post", "display_name_sync", "practice_open",
+    "presence_set", "process_beat", "room_check_access", "room_close", "room_create", "room_rules_update",
+    "seat_leave", "seat_remove", "seat_take", "storable_text", "sweep", "table_wake",
 ]

@@ -1,5 +1,4 @@
-"""A room's chat (`chat_post`) and who is connected (`presence_set`). The top layer: above commands.py, whose
-`storable_text` it shares.
+"""A room's chat (`chat_post`). The top layer: above commands.py, whose `storable_text` it shares.
 """
 
 from django.contrib.auth import get_user_model
@@ -8,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import broadcast
-from games.models import ChatMessage, ClubMember, Room, Seat
+from games.models import ChatMessage, ClubMember, Room
 from games.services.commands import storable_text
 from games.services.errors import GameError
 
@@ -43,11 +42,3 @@ def chat_post(*, room_id: int, user, text) -> ChatMessage:
     transaction.on_commit(lambda: broadcast.chat(room_id, message))
     return message
 
-
-def presence_set(*, room_id: int, user, connected: bool) -> str | None:
-    """Mark the user's seat connected or not; returns the seat id, if any. A refresh keeps the seat."""
-    seat = Seat.objects.filter(room_id=room_id, user=user, left_at__isnull=True).only("pk").first()
-    if seat is None:
-        return None
-    Seat.objects.filter(pk=seat.pk).update(connected=connected)
-    return seat.engine_id

@@ -9,7 +9,7 @@ from games.engine import EngineError
 from games.engine.shuffle import seed_bytes
 from games.models import Room
 from games.services.errors import GameError, Result
-from games.services.moves import _back_from_away, _close, _leave, _sit, _start, _top_up
+from games.services.moves import _back_from_away, _close, _leave, _sit, _sit_out, _start, _top_up
 from games.services.run import _locked, _Run
 from games.services.save import _save
 from wallets import services as wallets
@@ -31,7 +31,7 @@ PLAYER_ACTIONS = {
     "seed_jackpot", "seed",
 }
 # Commands of the room (seats and host controls), handled here around the engine.
-ROOM_ACTIONS = {"sit", "leave", "top_up", "im_back", "start", "kick", "close"}
+ROOM_ACTIONS = {"sit", "leave", "top_up", "im_back", "start", "kick", "sit_out", "close"}
 
 
 def storable_text(text: str) -> bool:
@@ -97,10 +97,15 @@ def action_submit(*, room_id: int, user, action: str, args: dict | None = None, 
                 seat_id = run.seat_of(user)
                 if seat_id is None:
                     raise GameError("not_seated", _("Take a seat first."))
-                _back_from_away(run, seat_id)
-                run.apply(seat_id, action, args)
-                if seat_id not in run.meta["acted"]:
-                    run.meta["acted"].append(seat_id)
+                if action == "seed":
+                    # The page sends a seed by itself for a seat with no bet to make (docs/fairness.md): no sign
+                    # that anybody is there, so an away seat stays away and a timed-out one is not "acted".
+                    run.apply(seat_id, action, args)
+                else:
+                    _back_from_away(run, seat_id)
+                    run.apply(seat_id, action, args)
+                    if seat_id not in run.meta["acted"]:
+                        run.meta["acted"].append(seat_id)
             if action_id:
                 run.meta["actions"] = _remember(run.meta["actions"], user.pk, action_id, run.table.version + 1)
             return Result(version=_save(run))
@@ -153,5 +158,7 @@ def _room_action(run: _Run, user, action: str, args: dict) -> None:
         seat = run.state.seat(target)
         if not seat["leaving"]:
             _leave(run, target)
+    elif action == "sit_out":
+        _sit_out(run, user, args.get("seat"))
     elif action == "close":
         _close(run)

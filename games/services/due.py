@@ -7,7 +7,10 @@ from django.conf import settings
 from games.engine import bot_decide, view
 from games.services.run import _Run
 
-AWAY_RELEASE_SECONDS = 600  # an away seat is released after this long
+
+def away_release_seconds() -> float:
+    """How long a seat stays away before it is released (settings.GAMES_AWAY_RELEASE_MINUTES)."""
+    return settings.GAMES_AWAY_RELEASE_MINUTES * 60
 
 
 def _bots_due(run_state, meta: dict) -> tuple[str, str, dict] | None:
@@ -56,11 +59,12 @@ def _wake_at(run: _Run) -> float | None:
         times.append(run.state.deadline)
     if run.meta["next_hand_at"] is not None:
         times.append(run.meta["next_hand_at"])
+    release = away_release_seconds()
     for seat_id, since in run.meta["away"].items():
         # Only what _due would release: a seat already leaving after the hand keeps its past release time,
         # which would pull every later wake to "now, nothing due" and leave the hand's deadlines to the sweeper.
         seat = run.state.seat(seat_id)
         if seat is not None and not seat["leaving"]:
-            times.append(since + AWAY_RELEASE_SECONDS)
+            times.append(since + release)
     return min(times) if times else None
 

@@ -15,9 +15,11 @@ from django.utils.translation import gettext as _
 from games.engine import EngineError
 from games.engine.machine import IN_HAND
 from games.models import ClubMember, Room, Seat
-from games.services.due import AWAY_RELEASE_SECONDS, _bots_due, _can_start
+from games.services.due import _bots_due, _can_start, away_release_seconds
 from games.services.errors import GameError
+from games.services.presence import _absent
 from games.services.run import _Run
+from games.services.save import _away_mark
 from wallets import services as wallets
 from wallets.models import Account
 
@@ -97,10 +99,11 @@ def _fill_with_bots(run: _Run) -> None:
         free -= 1
 
 
-def _leave(run: _Run, seat_id: str) -> None:
-    """Leave now, or after the current hand (defaults meanwhile; Zhejiang: the escape penalty)."""
+def _leave(run: _Run, seat_id: str, *, away_minutes: int | None = None) -> None:
+    """Leave now, or after the current hand (defaults meanwhile; Zhejiang: the escape penalty). `away_minutes`:
+    the room releases a seat away that long (its seat_left says so, and its ledger release: save.RELEASE_AWAY)."""
     info = run.meta["seats"][seat_id]
-    run.apply(seat_id, "leave")
+    run.apply(seat_id, "leave", None if away_minutes is None else {"why": "away", "minutes": away_minutes})
     room = run.room
     if info["user"] == room.host_id and not info["bot"]:
         _pass_host(run, seat_id)
@@ -150,7 +153,58 @@ def _start(run: _Run) -> None:
     run.meta["started"] = True
     if run.state.phase in IN_HAND or run.state.pending is not None:
         raise GameError("wrong_phase", _("A hand is already under way."))
+    if _sit_out_absent(run) and not _can_start(run):
+        return  # those gone sit out now; the next hand starts once enough players are here
     _start_hand(run)
+
+
+# A socket closed and opened again within this many seconds (a refresh, a network blip) is no absence.
+ABSENT_GRACE_SECONDS = 10.0
+
+
+def _sit_out_absent(run: _Run) -> bool:
+    """Before a hand starts: every human seat whose owner has no open socket (presence.py) is marked away once it has
+    played a hand that way (the last hand ended while it was gone, and it was in it) or has been gone longer than
+    ABSENT_GRACE_SECONDS. So a seat with nobody at it plays at most one hand by default actions, the one under way
+    or else the next (docs/rules.md, "Away"). True when a seat was marked."""
+    absent = _absent(run)
+    if not absent:
+        return False
+    s, meta = run.state, run.meta
+    last = s.last_hand or {}
+    played = set(last.get("deltas", {})) | set(last.get("order", []))
+    marked = False
+    for seat_id, since in absent.items():
+        seat, info = s.seat(seat_id), meta["seats"].get(seat_id)
+        if seat is None or info is None or info["bot"] or seat.get("away") or seat["leaving"]:
+            continue
+        if (seat_id in played and since <= meta["hand_over_at"]) or run.now - since >= ABSENT_GRACE_SECONDS:
+            _away_mark(run, seat_id, "disconnected")
+            marked = True
+    return marked
+
+
+def _sit_out(run: _Run, host, target) -> None:
+    """The host sits a player out between hands: away from the next hand on, as if gone (docs/rules.md, "Away");
+    the player sits back in with `im_back`. Checked before anything changes."""
+    info = run.meta["seats"].get(target) if isinstance(target, str) else None
+    seat = run.state.seat(target) if info is not None else None
+    if seat is None:
+        raise GameError("bad_seat", _("Nobody sits there."))
+    if info["user"] == host.pk:
+        raise GameError("sit_out_self", _("You can sit out only another player."))
+    if info["bot"]:
+        raise GameError("sit_out_bot", _("Bots play every hand."))
+    if run.state.phase in IN_HAND:
+        raise GameError("wrong_phase", _("Sit a player out between hands."))
+    if seat["leaving"]:
+        raise GameError("already_leaving", _("That player leaves after this hand."))
+    if seat.get("away"):
+        raise GameError("already_away", _("That player already sits out."))
+    if run.state.banker == target:
+        # ten-half.md "The bank between hands": a banker who is away keeps the bank and plays by timeouts.
+        raise GameError("sit_out_banker", _("The banker keeps the bank: sit them out once it has moved on."))
+    _away_mark(run, target, "host")
 
 
 def _start_hand(run: _Run) -> None:
@@ -214,6 +268,8 @@ def _close(run: _Run) -> None:
 
 
 def _back_from_away(run: _Run, seat_id: str) -> None:
+    """The seat's owner sent a command: here, whatever their sockets say; an away seat plays from the next hand."""
+    run.meta["absent"].pop(seat_id, None)
     if seat_id in run.meta["away"]:
         del run.meta["away"][seat_id]
         run.meta["streak"][seat_id] = 0
@@ -242,6 +298,9 @@ def _due(run: _Run) -> str:
         return "timeout"
     if meta["next_hand_at"] is not None and now >= meta["next_hand_at"]:
         if s.phase in ("waiting", "between_hands") and s.pending is None and _can_start(run):
+            if _sit_out_absent(run) and not _can_start(run):
+                meta["next_hand_at"] = None  # nobody left to play with: none until somebody is back
+                return "sat_out"
             try:
                 _start_hand(run)
             except EngineError as e:
@@ -253,9 +312,10 @@ def _due(run: _Run) -> str:
             return "hand"
         meta["next_hand_at"] = None
         return "no_hand"
+    release = away_release_seconds()
     for seat_id, since in list(meta["away"].items()):
-        if now >= since + AWAY_RELEASE_SECONDS and s.seat(seat_id) is not None and not s.seat(seat_id)["leaving"]:
-            _leave(run, seat_id)
+        if now >= since + release and s.seat(seat_id) is not None and not s.seat(seat_id)["leaving"]:
+            _leave(run, seat_id, away_minutes=int((now - since) // 60))
             return "released"
     return "nothing"
 

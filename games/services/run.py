@@ -8,6 +8,8 @@ Bookkeeping that is not rules lives in `Table.meta`, written under the same lock
 - next_hand_at: when the next hand starts (epoch seconds), set when a hand or bank decision ends
 - acted / timed: seats that acted themselves / were timed out in the current hand
 - streak: hands in a row a seat played entirely by timeouts; away: {seat id: since}
+- sockets: {seat id: {socket: process}}, its owner's open sockets (presence.py); absent: {seat id: since the last
+  one closed}
 - kicked: user ids the host removed (they cannot sit again in this room)
 """
 
@@ -62,7 +64,7 @@ def _meta_defaults(meta: dict) -> dict:
     meta = dict(meta or {})
     for key, default in (("users", {}), ("seats", {}), ("actions", []), ("started", False), ("next_hand_at", None),
                          ("acted", []), ("timed", []), ("streak", {}), ("away", {}), ("kicked", []),
-                         ("hand_over_at", 0.0)):
+                         ("hand_over_at", 0.0), ("sockets", {}), ("absent", {})):
         meta.setdefault(key, default)
     return meta
 

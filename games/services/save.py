@@ -22,16 +22,23 @@ from wallets import services as wallets
 from wallets.models import Account
 
 AWAY_AFTER_HANDS = 3  # hands in a row played entirely by timeouts
+# The reason a release of a seat away too long gives the ledger (wallets.services.release_memo): "Left <seat> (away)".
+RELEASE_AWAY = "away"
 
 # A table's next wake, sent on commit with room_id, version and wake_at (`_arm`). games/tasks.py receives it and
 # asks Celery for the task (connected in games/apps.py): the services do not import the tasks that call them.
 wake_armed = Signal()
+# Every saved version, on commit after its broadcast and wake: room_id, version, state (the engine's; read it, never
+# change it), events, seats (Table.meta's) and deadline_before (the engine's deadline before the command). The
+# notifications receive it (games/notify.py), and only queue from here: a command's queries stay the same.
+table_saved = Signal()
 
 
 def _save(run: _Run) -> int:
     """Write what the command did: ledger, hand record, state, version; broadcast on commit."""
     table, room, meta = run.table, run.room, run.meta
     version = table.version + 1
+    deadline_before = table.state.get("deadline")  # for table_saved: the row's state is still the one before
     _bookkeeping(run, [e for _actor, e in run.events])
     _commit_next_seed(run)
     # After the bookkeeping (it may have applied set_seat). Not a copy: nothing changes run.state or `after` from
@@ -76,6 +83,9 @@ def _save(run: _Run) -> int:
     transaction.on_commit(
         lambda: broadcast.table_update(room.pk, version, state, events, users, is_open, started, stalled))
     _arm(run, version)
+    seats = meta["seats"]
+    transaction.on_commit(lambda: table_saved.send(None, room_id=room.pk, version=version, state=state, events=events,
+                                                   seats=seats, deadline_before=deadline_before))
     _store(table, rows)
     return version
 
@@ -114,10 +124,10 @@ def _move_chips(run: _Run, after: dict, events: list[dict], version: int) -> Non
     """Keep every hold equal to what its seat owns in the engine (one ledger transaction per command)."""
     before = run.owned_before
     now_owned = _owned(after)
-    left = {e["seat"]: e["chips_out"] for e in events if e["type"] == "seat_left"}
+    left = {e["seat"]: e for e in events if e["type"] == "seat_left"}
     movements: dict[int, int] = {}
     for seat_id in set(before) | set(now_owned) | set(left):
-        expected = now_owned.get(seat_id, left.get(seat_id, 0))
+        expected = now_owned.get(seat_id, left[seat_id]["chips_out"] if seat_id in left else 0)
         actual = before.get(seat_id, 0) + run.chips_in.get(seat_id, 0)
         if expected != actual:
             hold_id = run.meta["seats"][seat_id]["hold"]
@@ -132,14 +142,15 @@ def _move_chips(run: _Run, after: dict, events: list[dict], version: int) -> Non
                             memo=f"Room {run.room.code} hand {hand_no}", hand_ref=f"{run.room.pk}:{hand_no}",
                             savepoint=False)  # a refusal rolls the whole command back (`action_submit`)
     gone = []
-    for seat_id in left:
+    for seat_id, event in left.items():
         info = run.meta["seats"].pop(seat_id)
         run.left_seats[seat_id] = info
         run.meta["users"].pop(str(info["user"]), None)
-        run.meta["away"].pop(seat_id, None)
-        run.meta["streak"].pop(seat_id, None)
+        for bookkeeping in ("away", "streak", "sockets", "absent"):
+            run.meta[bookkeeping].pop(seat_id, None)
         hold = Account(pk=info["hold"], user_id=info["user"], currency=run.room.currency, kind=Account.Kind.HOLD)
-        wallets.hold_release(hold=hold, idempotency_key=f"release:room{run.room.pk}:{seat_id}")
+        wallets.hold_release(hold=hold, idempotency_key=f"release:room{run.room.pk}:{seat_id}",
+                             reason=RELEASE_AWAY if event.get("why") == "away" else "")
         gone.append(int(seat_id[1:]))
     if gone:
         Seat.objects.filter(pk__in=gone).update(left_at=timezone.now(), connected=False)
@@ -190,6 +201,12 @@ def _bookkeeping(run: _Run, events: list[dict]) -> None:
             meta["streak"][seat_id] = 0
         if meta["streak"][seat_id] >= AWAY_AFTER_HANDS and seat_id not in meta["away"] \
                 and state.seat(seat_id) is not None:
-            meta["away"][seat_id] = run.now
-            run.apply("system", "set_seat", {"seat": seat_id, "away": True})
-            Seat.objects.filter(pk=int(seat_id[1:])).update(away=True)
+            _away_mark(run, seat_id, "timeouts")
+
+
+def _away_mark(run: _Run, seat_id: str, why: str) -> None:
+    """The seat is away from now on (`why`: machine.AWAY_WHY): it sits out from the next hand, and leaves the table
+    after GAMES_AWAY_RELEASE_MINUTES unless its owner comes back first (moves.py, `_back_from_away`)."""
+    run.meta["away"][seat_id] = run.now
+    run.apply("system", "set_seat", {"seat": seat_id, "away": True, "why": why})
+    Seat.objects.filter(pk=int(seat_id[1:])).update(away=True)

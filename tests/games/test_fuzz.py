@@ -377,8 +377,11 @@ def socket_table(cast, monkeypatch, settings):
 
 
 def table_and_ledger(room_id: int):
+    """The table and the ledger, without the presence of the sockets themselves: a socket that opens and closes
+    is recorded in the table's meta (`sockets`, `absent`: games/services/presence.py), whatever it sent."""
     t = Table.objects.get(pk=room_id)
-    return (t.version, t.state, t.meta, list(Account.objects.order_by("pk").values_list("pk", "balance")),
+    meta = {k: v for k, v in t.meta.items() if k not in ("sockets", "absent")}
+    return (t.version, t.state, meta, list(Account.objects.order_by("pk").values_list("pk", "balance")),
             Entry.objects.count())
 
 

@@ -308,7 +308,7 @@ def test_releasing_an_away_banker_mid_hand_keeps_the_clock_running(fresh_broker)
         room, users, seats = open_table(bet_seconds=5, act_seconds=600, challengers=("bob", "chen"))
         betting = w.wait_for("the worker to start the hand", lambda: in_phase(room, "betting"), timeout=15)
         # The banker timed out hand after hand and was marked away long ago (what _bookkeeping records).
-        meta = {**betting.meta, "away": {seats["alice"]: time.time() - services.AWAY_RELEASE_SECONDS - 1}}
+        meta = {**betting.meta, "away": {seats["alice"]: time.time() - services.away_release_seconds() - 1}}
         Table.objects.filter(pk=room.pk, version=betting.version).update(meta=meta)
         services.action_submit(room_id=room.pk, user=users["bob"], action="bet", args={"amount": STAKE})
 

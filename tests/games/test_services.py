@@ -329,7 +329,7 @@ def test_a_seat_away_for_ten_minutes_is_released(cast, clock):
     assert bob in table(room).meta["away"]
     bet_all(room, cast, names=("chen", "dara"))
     play_out(room)
-    clock.advance(services.AWAY_RELEASE_SECONDS + 1)
+    clock.advance(services.away_release_seconds() + 1)
     for _ in range(5):
         if services.table_wake(room_id=room.pk) == "released":
             break
