@@ -1,12 +1,16 @@
 """Who else may read a hand record: the visits that make a user a watcher of a room, and the share links a reader
 of a hand makes and revokes (docs/rules.md, "Who may read a hand record"; the rule itself is
-games.selectors.hands_visible_to).
+games.selectors.hands_visible_to). Also what the record page's replay needs besides the record: each hand's value
+as it grew.
 """
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import selectors
+from games.engine.errors import RulesError
+from games.engine.rules import Rules
+from games.engine.variants import VARIANTS
 from games.models import Hand, HandShare, Room, RoomVisit
 from games.services import GameError
 
@@ -38,3 +42,44 @@ def hand_share_revoke(*, hand: Hand, token: str, by) -> None:
                .update(revoked_at=timezone.now()))
     if not revoked:
         raise GameError("no_share", _("This share link is not one of yours, or it is already revoked."))
+
+
+def hand_totals(rules: dict, events: list[dict]) -> dict[str, dict]:
+    """What every hand of a finished hand's `events` was worth after each card that reached or left it, keyed by its
+    cards in order ("AS 10H"): {total, class, bust}, as the engine counts them, so that the hand page's replay
+    (static/js/replay.js) shows each hand's total at each step without counting four games itself. It names only
+    cards the record shows already. Empty for rules this engine no longer reads."""
+    try:
+        parsed = Rules.from_json(rules)
+    except (RulesError, TypeError):
+        return {}
+    variant = VARIANTS.get(parsed.game)
+    if variant is None:
+        return {}
+    out: dict[str, dict] = {}
+    hands: dict[str, list[list[str]]] = {}
+
+    def count(cards: list[str]) -> None:
+        if cards:
+            ev = variant.evaluate(cards, parsed)
+            out[" ".join(cards)] = {"total": variant.display_total(ev.total), "class": ev.cls, "bust": ev.bust}
+
+    for e in events:
+        kind, seat, index = e.get("type"), e.get("seat"), e.get("hand") or 0
+        if kind == "hand_started":
+            hands = {}
+        if kind not in ("card_dealt", "card_discarded", "action") or not isinstance(index, int):
+            continue
+        lists = hands.setdefault(seat, [])
+        while len(lists) <= index:
+            lists.append([])
+        cards = lists[index]
+        if kind == "card_dealt" and e.get("card"):
+            cards.append(e["card"])
+        elif kind == "card_discarded" and e.get("card") in cards:
+            cards.remove(e["card"])
+        elif kind == "action" and e.get("action") == "split" and cards:
+            lists.insert(index + 1, [cards.pop()])  # seven-half.md: the second card becomes a hand of its own
+            count(lists[index + 1])
+        count(cards)
+    return out

@@ -9,6 +9,7 @@
   unguessable `key`.
 - `HandShare`, `RoomVisit`: who else may read a hand record: a share link, the users who came to the room
   (docs/rules.md, "Who may read a hand record").
+- `LedgerShare`: a link to a closed room's settle-up (docs/ledger.md).
 - `ChatMessage`: the room's chat.
 
 Writes go through games.services only. `Table.state` holds secrets (the stock, face-down cards):
@@ -343,6 +344,28 @@ class HandShare(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:hand_shared", kwargs={"token": self.token})
+
+
+class LedgerShare(models.Model):
+    """A link to a closed room's settle-up (games/ledger.py), made by a person who sat there: anyone who has it, logged
+    in or not, sees the room's nets and its transfers until the maker or the room's host revokes it. A revoked link
+    stays, with its time."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="ledger_shares")
+    token = models.CharField(_("token"), max_length=22, unique=True, default=new_invite_token, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("settle-up share link")
+        verbose_name_plural = _("settle-up share links")
+
+    def __str__(self) -> str:
+        return f"share of room {self.room_id}'s settle-up by {self.created_by_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:ledger_shared", kwargs={"token": self.token})
 
 
 class RoomVisit(models.Model):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import ledger_views, views
 
 app_name = "games"
 
@@ -15,6 +15,14 @@ urlpatterns = [
     path("r/<str:code>/hands/<int:number>/", views.room_hand, name="room_hand"),
     path("r/<str:code>/chain/", views.room_chain, name="room_chain"),
     path("r/<str:code>/chain.json", views.room_chain_json, name="room_chain_json"),
+    path("r/<str:code>/ledger/", ledger_views.room_ledger, name="room_ledger"),
+    path("r/<str:code>/ledger.json", ledger_views.room_ledger_json, name="room_ledger_json"),
+    path("r/<str:code>/ledger.csv", ledger_views.room_ledger_csv, name="room_ledger_csv"),
+    path("r/<str:code>/settle.png", ledger_views.room_settle_png, name="room_settle_png"),
+    path("r/<str:code>/ledger/share/", ledger_views.room_ledger_share, name="room_ledger_share"),
+    path("r/<str:code>/ledger/share/revoke/", ledger_views.room_ledger_share_revoke, name="room_ledger_share_revoke"),
+    path("settle/<slug:token>/", ledger_views.ledger_shared, name="ledger_shared"),
+    path("settle/<slug:token>.png", ledger_views.ledger_shared_png, name="ledger_shared_png"),
     path("records/", views.records, name="records"),
     path("records.csv", views.records_csv, name="records_csv"),
     path("hands/shared/<slug:token>/", views.hand_shared, name="hand_shared"),

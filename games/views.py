@@ -222,8 +222,10 @@ def _readable(request: HttpRequest, key: str) -> Hand:
 def _hand_page(request: HttpRequest, found: Hand, *, json_url: str, **extra) -> HttpResponse:
     record = selectors.hand_export(found)
     seed_rows = [{**x, "name": record["names"].get(x["seat"], x["seat"])} for x in record["seeds"] or []]
-    return render(request, "games/hand.html", {**pages.hand_page(selectors.hand_record(found)), **extra,
-                                               "record": record, "seed_rows": seed_rows, "json_url": json_url})
+    page = pages.hand_page(selectors.hand_record(found))
+    totals = hand_records.hand_totals(found.rules, page["events"])  # the replay's totals (static/js/replay.js)
+    return render(request, "games/hand.html", {**page, **extra, "record": record, "seed_rows": seed_rows,
+                                               "json_url": json_url, "totals": totals})
 
 
 def _download(data: dict, filename: str) -> JsonResponse:

@@ -1,10 +1,12 @@
 // The hand record page: tell every event in the words of the table's feed (feed.js), draw the cards, check this
-// hand's fair deal in this browser (fair.js), and check record files the player downloaded, with nothing asked of
-// the server once the page has loaded.
+// hand's fair deal in this browser (fair.js), check record files the player downloaded, and replay the hand step by
+// step (replay.js), with nothing asked of the server once the page has loaded.
 import { hydrate, setDeck } from "./cards.js";
 import { verifyRecord } from "./fair.js";
 import { listChecks, showDeck, showStatus, watchFiles } from "./fair-report.js";
 import { tellAll } from "./feed.js";
+import { mountReplay } from "./replay.js";
+import "./format.js"; // the page's times in this browser's time zone
 
 const record = JSON.parse(document.getElementById("verify-data").textContent);
 setDeck(record.deck);
@@ -66,3 +68,6 @@ if (record.stacked) {
 
 watchFiles(document.getElementById("verify-files"), document.getElementById("verify-files-status"),
   document.getElementById("verify-files-results"));
+
+const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
+mountReplay(document.getElementById("replay"), { events: readJson("hand-events"), record, totals: readJson("hand-totals") });
