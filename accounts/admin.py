@@ -1,4 +1,5 @@
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib import admin, messages
@@ -11,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .models import ApiToken, User
+from .models import ApiToken, PushPreferences, PushSubscription, User
 
 DURATIONS = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7),
              "30d": timedelta(days=30), "forever": None}
@@ -99,3 +100,36 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class _ReadOnly(admin.ModelAdmin):
+    """A player's own settings, made on their profile: moderators read them, nobody edits them here."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(_ReadOnly):
+    """The browsers that receive notifications; their keys are not shown (they encrypt, nobody needs to read them)."""
+
+    list_display = ("user", "service", "created_at", "last_used_at")
+    search_fields = ("user__username",)
+    fields = ("user", "endpoint", "created_at", "last_used_at")
+    readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("push service"))
+    def service(self, sub):
+        return urlsplit(sub.endpoint).hostname
+
+
+@admin.register(PushPreferences)
+class PushPreferencesAdmin(_ReadOnly):
+    list_display = ("user", "your_turn", "next_hand", "club_room")
+    search_fields = ("user__username",)

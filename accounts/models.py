@@ -75,3 +75,41 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user_id})"
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (accounts/push.py): where its push service takes messages for it, and
+    the keys its messages are encrypted to. Deleted when the player turns notifications off on that device or the
+    push service answers that it is gone."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.CharField(_("endpoint"), max_length=1000, unique=True)
+    p256dh = models.CharField(_("public key"), max_length=100)  # base64url of a 65-byte P-256 point
+    auth = models.CharField(_("auth secret"), max_length=40)  # base64url of 16 bytes
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.endpoint[:60]}"
+
+
+class PushPreferences(models.Model):
+    """Which moments a player is notified of, on every device they turned notifications on (accounts/push.py,
+    KINDS). No row: the defaults."""
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, primary_key=True, related_name="push_preferences")
+    your_turn = models.BooleanField(_("my turn at a table"), default=True)
+    next_hand = models.BooleanField(_("a new hand at my table while I am away"), default=False)
+    club_room = models.BooleanField(_("a new room in one of my clubs"), default=False)
+
+    class Meta:
+        verbose_name = _("notification preferences")
+        verbose_name_plural = _("notification preferences")
+
+    def __str__(self) -> str:
+        return str(self.user_id)

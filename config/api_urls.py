@@ -4,6 +4,7 @@ Any other /api/ path answers a JSON 404, not the site's HTML page."""
 from django.urls import path, re_path
 
 from accounts import api as accounts_api
+from accounts import push_api
 from games import api as games_api
 
 app_name = "api"
@@ -12,6 +13,9 @@ urlpatterns = [
     path("tokens/", accounts_api.sign_in, name="sign_in"),
     path("tokens/current/", accounts_api.sign_out, name="sign_out"),
     path("me/", accounts_api.me, name="me"),
+    path("push/subscribe/", push_api.subscribe, name="push_subscribe"),
+    path("push/unsubscribe/", push_api.unsubscribe, name="push_unsubscribe"),
+    path("push/preferences/", push_api.preferences, name="push_preferences"),
     path("games/", games_api.games, name="games"),
     path("rooms/", games_api.rooms, name="rooms"),
     path("rooms/<str:code>/", games_api.room, name="room"),

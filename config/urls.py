@@ -5,6 +5,7 @@ from django.urls import include, path
 from accounts import language
 from accounts import views as account_views
 from config.health import healthz
+from config.pwa import manifest, offline, service_worker
 from config.static import CompactJavaScriptCatalog
 from games import views as games_views
 
@@ -16,6 +17,10 @@ admin.site.site_header = "HalfPoint administration"
 urlpatterns = [
     path("", account_views.home, name="home"),
     path("healthz", healthz, name="healthz"),  # docs/deploy.md, "Health check"
+    # The installable app (docs/deploy.md, "Installable app"): the worker at the root so that its scope is the site.
+    path("manifest.webmanifest", manifest, name="manifest"),
+    path("sw.js", service_worker, name="service_worker"),
+    path("offline/", offline, name="offline"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("api/", include("config.api_urls")),  # the JSON API (docs/api.md)

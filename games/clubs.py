@@ -17,7 +17,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import moderation, services
+from games import moderation, notify, services
 from games.models import (
     Club,
     ClubJoinRequest,
@@ -214,7 +214,9 @@ def club_room_create(*, club: Club, by, preset: str | None = None, variant: Hous
         preset, overrides = variant.preset, {**variant.overrides, **(overrides or {})}
     if not preset or not game_available_in_clubs(preset):
         raise GameError("not_in_clubs", _("This game is not available in clubs."))
-    return services.room_create(host=by, preset=preset, overrides=overrides, club=club, **room_options)
+    room = services.room_create(host=by, preset=preset, overrides=overrides, club=club, **room_options)
+    notify.club_room_opened(room)  # the members who want to hear of it, from a worker (games/notify.py)
+    return room
 
 
 # --- club moderation: games.moderation's, within the club ------------------------------------------------------

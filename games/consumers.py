@@ -22,7 +22,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.api import not_json
-from games import hand_records, moderation, selectors, services
+from games import hand_records, moderation, notify, selectors, services
 from games.broadcast import Outbox, collecting, flush, group_name, presence, user_group
 from games.fields import text as json_text
 from games.models import Table
@@ -107,6 +107,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     seat_id: str | None = None
     gap: asyncio.TimerHandle | None = None  # the wait for a missing version (`_gap_watch`)
     filling: asyncio.Task | None = None
+    present = False  # this socket counts in its user's presence at the room (`_presence_off` when it ends)
+    push_visible = False  # this socket told the cache its page is in view (`on_visibility`)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -133,7 +135,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.stream = asyncio.Lock()
         await self.channel_layer.group_add(group_name(room.pk), self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
-        seat_id = await db(services.presence_set)(room_id=room.pk, user=user, connected=True)
+        seat_id = await db(services.presence_set)(room_id=room.pk, user=user, connected=True,
+                                                  socket=self.channel_name)
+        self.present = True
         await self.send_snapshot()
         if seat_id:
             await db(presence)(room.pk, seat_id, True)
@@ -148,6 +152,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             if self.room is not None:
                 _unwatch(self)
                 self._gap_stop()
+                if self.present:  # its sockets are the seat's presence (games/services/presence.py): this one is gone
+                    try:
+                        await self._presence_off()
+                    except Exception:
+                        logger.exception("table socket: presence of a socket that ended without closing")
 
     async def disconnect(self, code) -> None:
         if self.room is None:
@@ -156,8 +165,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._gap_stop()
         await self.channel_layer.group_discard(group_name(self.room.pk), self.channel_name)
         await self.channel_layer.group_discard(user_group(self.scope["user"].pk), self.channel_name)
-        user = self.scope["user"]
-        seat_id = await db(services.presence_set)(room_id=self.room.pk, user=user, connected=False)
+        if self.push_visible:  # a closed socket shows nothing
+            await db(notify.visibility_set)(user_id=self.scope["user"].pk, channel=self.channel_name, visible=False)
+        await self._presence_off()
+
+    async def _presence_off(self) -> None:
+        self.present = False
+        seat_id = await db(services.presence_set)(room_id=self.room.pk, user=self.scope["user"], connected=False,
+                                                  socket=self.channel_name)
         if seat_id:
             await db(presence)(self.room.pk, seat_id, False)
 
@@ -212,6 +227,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                     target_user_id=message.get("user"), message_id=message.get("message"),
                     seat_id=message.get("seat"))
                 await self.send_json({"type": "reported", "version": self.version})
+            elif kind == "visibility":
+                await self.on_visibility(message.get("visible"))
             elif kind == "ping":
                 await self.send_json({"type": "pong", "version": self.version})
             else:
@@ -238,6 +255,15 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # one frame fewer a command for the server and every client (docs/protocol.md, "The ack";
                 # docs/performance.md); a duplicate's ack follows that frame, after the first one's.
                 self.acks.append((action_id, result.version, result.duplicate))
+
+    async def on_visibility(self, visible) -> None:
+        """Whether this socket's page is in view (docs/protocol.md, `visibility`): a player none of whose pages is
+        in view is notified of their turn (games/notify.py). Kept only while notifications are set up."""
+        if not isinstance(visible, bool):
+            raise services.GameError("bad_visibility", _("\"visible\" is true or false."))
+        if notify.push_enabled() and (visible or self.push_visible):
+            self.push_visible = visible
+            await db(notify.visibility_set)(user_id=self.scope["user"].pk, channel=self.channel_name, visible=visible)
 
     async def on_since(self, after) -> None:
         if not isinstance(after, int) or isinstance(after, bool) or after < 0:
@@ -316,7 +342,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if sat_down:
             # presence_set ran at connect, before this seat existed: the new seat is connected (this socket).
             seat_id = await db(services.presence_set)(
-                room_id=self.room.pk, user=self.scope["user"], connected=True)
+                room_id=self.room.pk, user=self.scope["user"], connected=True, socket=self.channel_name)
             if seat_id:
                 await db(presence)(self.room.pk, seat_id, True)
         if not is_open:
@@ -415,6 +441,23 @@ def _watch(consumer: TableConsumer) -> None:
     task = _tasks.get(loop)
     if task is None or task.done():
         _tasks[loop] = loop.create_task(_watch_loop(loop))
+    task = _beats.get(loop)
+    if task is None or task.done():
+        _beats[loop] = loop.create_task(_beat_loop(loop))
+
+
+# While a loop serves sockets, its process says in the cache that it is alive: a socket of a process that died counts
+# as closed (games/services/presence.py).
+_beats: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task]" = weakref.WeakKeyDictionary()
+
+
+async def _beat_loop(loop) -> None:
+    while any(c.loop is loop for consumers in list(_watched.values()) for c in consumers):
+        try:
+            await db(services.process_beat)()
+        except Exception:  # the cache away: the next beat tries again
+            logger.exception("table socket: the process's beat")
+        await asyncio.sleep(services.PROCESS_BEAT)
 
 
 def _unwatch(consumer: TableConsumer) -> None:

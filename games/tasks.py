@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.dispatch import receiver
 
-from games import distribution, services
+from games import distribution, notify, services  # noqa: F401 (notify: its tasks and receiver, in every process)
 from games.services.save import wake_armed
 from games.stats import compute
 

@@ -3,6 +3,9 @@
 const FATAL = new Set([4401, 4403, 4404, 4410]); // unauthenticated, forbidden, no room, room closed
 const PING_MS = 15000;
 const SILENT_MS = 40000; // no frame for this long: the connection is dead even if the browser has not noticed
+// Whether the page is in view goes to the server as it changes, and again this often while it stays in view: the
+// server lets it lapse after five minutes (a push waits for a player none of whose pages is in view: games/notify.py).
+const VISIBLE_MS = 120000;
 
 export class TableSocket {
   constructor(url, { onFrame, onStatus }) {
@@ -16,6 +19,7 @@ export class TableSocket {
     window.addEventListener("online", () => this.retryNow());
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.retryNow();
+      this.sendVisibility();
     });
   }
 
@@ -33,6 +37,10 @@ export class TableSocket {
         if (Date.now() - this.lastFrame > SILENT_MS) ws.close();
         else this.send({ type: "ping" });
       }, PING_MS);
+      this.sendVisibility();
+      this.shown = setInterval(() => {
+        if (document.visibilityState === "visible") this.sendVisibility();
+      }, VISIBLE_MS);
     };
     ws.onmessage = (msg) => {
       this.lastFrame = Date.now();
@@ -46,6 +54,7 @@ export class TableSocket {
     };
     ws.onclose = (ev) => {
       clearInterval(this.ping);
+      clearInterval(this.shown);
       if (this.ws !== ws) return;
       this.ws = null;
       if (FATAL.has(ev.code)) {
@@ -71,6 +80,10 @@ export class TableSocket {
 
   get open() {
     return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  sendVisibility() {
+    this.send({ type: "visibility", visible: document.visibilityState === "visible" });
   }
 
   send(frame) {
