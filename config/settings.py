@@ -219,6 +219,12 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
+# Numbers in pages are grouped the reader's way (12,345 · 12.345); what a machine reads (an input's value, a data-*
+# attribute, a hidden id) is written with |unlocalize. config/formats/ brings Django's Spanish and Chinese grouping in
+# line with the browsers' (Intl, CLDR), so the server's pages and the table's scripts agree. Dates are shown in the
+# viewer's own time zone by static/js/format.js, over the server's UTC text (accounts/templatetags/formats.py).
+USE_THOUSAND_SEPARATOR = True
+FORMAT_MODULE_PATH = ["config.formats"]
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
@@ -242,7 +248,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 # No inline script or style anywhere: templates load static files, and scripts set styles through the CSSOM
 # (tests/e2e/test_csp.py). 'self' in connect-src covers the table's WebSocket, ws: and wss: on this host (CSP 3);
-# img-src takes data: for the blank favicon.
+# img-src takes data: for the blank favicon. worker-src and manifest-src name what script-src and default-src allow, the
+# service worker and the web app manifest (config/pwa.py), so a narrower default-src cannot drop them unnoticed.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -250,6 +257,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
         "object-src": [NONE],
         "base-uri": [NONE],
         "form-action": [SELF],
@@ -283,9 +292,23 @@ WELCOME_BEANS = int(os.environ.get("WELCOME_BEANS", "10000"))
 DAILY_BONUS_BEANS = int(os.environ.get("DAILY_BONUS_BEANS", "1000"))
 PRACTICE_POINTS_CEILING = int(os.environ.get("PRACTICE_POINTS_CEILING", "10000"))
 
+# --- Web Push (accounts/push.py, games/notify.py; docs/deploy.md, "Push notifications") ----------------------
+# The site's VAPID key pair, base64url: the public key as an uncompressed P-256 point (the browsers'
+# applicationServerKey), the private key as its raw 32 bytes (or a PEM file's path); the subject a mailto: the push
+# services may write to. Without all three no page offers notifications and nothing is queued.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "")
+# The push services a subscription may name (".example.com": its subdomains too). The server posts to whatever
+# endpoint a browser sends, so any other host is refused: the site is no relay to an address of the sender's choice.
+PUSH_SERVICE_HOSTS = env_list("PUSH_SERVICE_HOSTS", "fcm.googleapis.com,updates.push.services.mozilla.com,"
+                                                    ".push.apple.com,.notify.windows.com")
+
 # --- Live tables (games/) ---------------------------------------------------------------
 GAMES_BOT_SECONDS = float(os.environ.get("GAMES_BOT_SECONDS", "1.0"))  # a bot's human-like pause
 GAMES_NEXT_HAND_SECONDS = float(os.environ.get("GAMES_NEXT_HAND_SECONDS", "6.0"))  # time to read the results
+# A seat away this long leaves the table and its chips go back to the wallet (docs/rules.md, "Away").
+GAMES_AWAY_RELEASE_MINUTES = int(os.environ.get("GAMES_AWAY_RELEASE_MINUTES", "10"))
 # How often each web process checks that its connections saw the latest table version (repairs a lost
 # message; with the in-memory layer it is how Celery's moves reach the browser).
 GAMES_RESYNC_SECONDS = float(os.environ.get("GAMES_RESYNC_SECONDS", "5.0" if REDIS_URL else "1.0"))

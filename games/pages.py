@@ -10,6 +10,7 @@ import io
 
 from django.db.models import Q, Sum
 from django.urls import reverse
+from django.utils.formats import localize
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -79,6 +80,16 @@ def show_total(total) -> str:
     return "" if total is None else str(int(total) if isinstance(total, float) else total)
 
 
+def amount(value) -> str:
+    """A whole number as the reader's language writes it (12,345 · 12.345); anything else as it is."""
+    return localize(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def signed(paid: int, outcome: str) -> str:
+    """What a settled bet paid, with its sign: +1,200 for a win, −1,200 for a loss, 0."""
+    return f"+{amount(paid)}" if outcome == "win" and paid else f"−{amount(paid)}" if paid else "0"
+
+
 def show_value(value) -> str:
     """A knob's value for people."""
     if value is None:
@@ -86,10 +97,10 @@ def show_value(value) -> str:
     if isinstance(value, bool):
         return _("on") if value else _("off")
     if isinstance(value, list | tuple):
-        return ", ".join(str(v) for v in value)
+        return ", ".join(str(v) for v in value)  # as the create form takes a list: 1,000 would read as two numbers
     if isinstance(value, str):
         return str(CHOICE_TEXT.get(value, value))
-    return str(value)
+    return amount(value)
 
 
 def rules_rows(preset: str, rules: dict) -> list[dict]:
@@ -195,18 +206,18 @@ def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:
         text, cards, minor = None, [], False
         if t == "hand_started":
             text = _("Hand %(n)s starts: %(banker)s banks %(bank)s, base stake %(base)s.") % {
-                "n": d.get("hand_no"), "banker": n(d.get("banker")), "bank": d.get("bank"), "base": d.get("base_stake")}
+                "n": d.get("hand_no"), "banker": n(d.get("banker")), "bank": amount(d.get("bank")), "base": amount(d.get("base_stake"))}
         elif t == "seat_sits_out":
             text = _("%(name)s sits this hand out.") % {"name": n(d.get("seat"))}
         elif t in ("bet_confirmed", "bet_defaulted"):
             text = (_("%(name)s stakes %(amount)s.") if t == "bet_confirmed"
                     else _("%(name)s stakes %(amount)s by default (time ran out).")) % {
-                "name": n(d.get("seat")), "amount": d.get("amount")}
+                "name": n(d.get("seat")), "amount": amount(d.get("amount"))}
         elif t == "bet_changed":
-            text, minor = _("%(name)s's bet: %(amount)s") % {"name": n(d.get("seat")), "amount": d.get("amount")}, True
+            text, minor = _("%(name)s's bet: %(amount)s") % {"name": n(d.get("seat")), "amount": amount(d.get("amount"))}, True
         elif t == "side_bet_confirmed":
             text = _("%(name)s side-bets %(amount)s on %(backs)s.") % {
-                "name": n(d.get("seat")), "amount": d.get("amount"), "backs": n(d.get("backs"))}
+                "name": n(d.get("seat")), "amount": amount(d.get("amount")), "backs": n(d.get("backs"))}
         elif t == "side_bet_skipped":
             text = _("%(name)s places no side bet.") % {"name": n(d.get("seat"))}
         elif t == "side_bet_changed":
@@ -229,7 +240,7 @@ def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:
             text = _("%(name)s %(action)s.") % {"name": n(d.get("seat")),
                                                 "action": ACTION_TEXT.get(d.get("action"), d.get("action"))}
         elif t == "stake_doubled":
-            text = _("%(name)s's stake is now %(stake)s.") % {"name": n(d.get("seat")), "stake": d.get("stake")}
+            text = _("%(name)s's stake is now %(stake)s.") % {"name": n(d.get("seat")), "stake": amount(d.get("stake"))}
         elif t == "hand_split":
             text = _("%(name)s splits into two hands.") % {"name": n(d.get("seat"))}
         elif t == "shoe_reshuffled":
@@ -246,13 +257,11 @@ def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:
             who = n(d.get("bettor"))
             if d.get("kind") == "side":
                 who = _("%(name)s (side bet on %(backs)s)") % {"name": who, "backs": n(d.get("backs"))}
-            paid = d.get("paid", 0)
-            signed = f"+{paid}" if d.get("outcome") == "win" else f"−{paid}" if paid else "0"
             text = _("%(who)s: %(outcome)s ×%(mult)s, %(amount)s.") % {
                 "who": who, "outcome": OUTCOME_TEXT.get(d.get("outcome"), d.get("outcome")),
-                "mult": d.get("multiplier", 0), "amount": signed}
+                "mult": d.get("multiplier", 0), "amount": signed(d.get("paid", 0), d.get("outcome"))}
         elif t == "hand_settled":
-            text = _("Settled: the bank holds %(bank)s.") % {"bank": d.get("bank")}
+            text = _("Settled: the bank holds %(bank)s.") % {"bank": amount(d.get("bank"))}
         elif t == "jackpot_won":
             text = _("%(name)s wins the jackpot.") % {"name": n(d.get("seat"))}
         elif t == "hand_over":
@@ -281,7 +290,7 @@ def hand_page(record: dict) -> dict:
         results.append({**r, "name": names.get(r["bettor"], r["bettor"]), "backs_name": names.get(r.get("backs"), ""),
                         "why_text": WHY_TEXT.get(r.get("why", ""), ""),
                          "outcome_text": OUTCOME_TEXT.get(r["outcome"], r["outcome"]),
-                         "signed": f"+{paid}" if r["outcome"] == "win" and paid else f"−{paid}" if paid else "0"})
+                         "signed": signed(paid, r["outcome"])})
     seats = []
     for seat_id in summary.get("order", []):
         for i, h in enumerate(summary_hands.get(seat_id, [])):

@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.formats import localize
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -22,7 +23,9 @@ def describe(movement: selectors.Movement) -> str:
     if kind == Transaction.Kind.TOP_UP:
         return _("Top-up, room %(room)s") % at_room if room else _("Top-up")
     if kind == Transaction.Kind.RELEASE:
-        return _("Cash-out, room %(room)s") % at_room if room else _("Cash-out")
+        if services.release_reason(movement.memo) == "away":
+            return _("Left after being away, room %(room)s") % at_room if room else _("Left after being away")
+        return _("Left the table, room %(room)s") % at_room if room else _("Left the table")
     if kind == Transaction.Kind.ADJUSTMENT:
         # The reason is the moderator's own words (required by the ledger).
         return _("Adjustment: %(reason)s") % {"reason": movement.memo}
@@ -61,7 +64,7 @@ def daily_bonus(request: HttpRequest) -> HttpResponse:
         messages.info(request, error.message)
     else:
         amount = txn.entries.get(account__user=request.user).amount
-        messages.success(request, _("Daily bonus: +%(amount)s beans.") % {"amount": amount})
+        messages.success(request, _("Daily bonus: +%(amount)s beans.") % {"amount": localize(amount)})
     return redirect("wallets:wallet")
 
 
@@ -74,5 +77,5 @@ def points_refill(request: HttpRequest) -> HttpResponse:
         messages.info(request, error.message)
     else:
         amount = txn.entries.get(account__user=request.user).amount
-        messages.success(request, _("Practice points refilled: +%(amount)s.") % {"amount": amount})
+        messages.success(request, _("Practice points refilled: +%(amount)s.") % {"amount": localize(amount)})
     return redirect("wallets:wallet")

@@ -1,9 +1,11 @@
 // The words for a refusal from the table's socket (docs/protocol.md, "Errors"). The server answers with a code;
 // the text a player reads is this browser's, in its own language (the djangojs catalog). Where a limit is on the
 // page already (the room's buy-ins, the rules in the view), the text names it.
+import { number } from "./format.js";
 
 const TEXTS = () => ({
   already_committed: gettext("The next hand's seed is committed already."),
+  already_away: gettext("That player already sits out."),
   already_leaving: gettext("You are already leaving after this hand."),
   already_seated: gettext("You are already seated at this table."),
   bad_action_id: gettext("An action id is a text of at most 64 characters."),
@@ -58,6 +60,9 @@ const TEXTS = () => ({
   side_bet_on_banker: gettext("Side bets follow a challenger, never the banker."),
   side_bets_disabled: gettext("This room has no side bettors."),
   side_bettor: gettext("A side bettor backs a challenger instead."),
+  sit_out_banker: gettext("The banker keeps the bank: sit them out once it has moved on."),
+  sit_out_bot: gettext("Bots play every hand."),
+  sit_out_self: gettext("You can sit out only another player."),
   stake_above_third: gettext("The stake may be at most a third of your stack."),
   table_full: gettext("Every seat is taken."),
   unknown_action: gettext("The table does not know that command."),
@@ -69,10 +74,10 @@ const TEXTS = () => ({
 export function errorText(code, { view = null, cfg = null } = {}) {
   const rules = view && view.rules;
   if (code === "bad_buy_in" && cfg) {
-    return interpolate(gettext("The buy-in is between %(low)s and %(high)s."), { low: cfg.buy_in_min, high: cfg.buy_in_max }, true);
+    return interpolate(gettext("The buy-in is between %(low)s and %(high)s."), { low: number(cfg.buy_in_min), high: number(cfg.buy_in_max) }, true);
   }
   if (code === "stake_not_multiple" && rules) {
-    return interpolate(gettext("Stakes are multiples of the base stake (%(base)s)."), { base: rules.base_stake }, true);
+    return interpolate(gettext("Stakes are multiples of the base stake (%(base)s)."), { base: number(rules.base_stake) }, true);
   }
   const text = TEXTS()[code];
   return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);

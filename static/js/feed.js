@@ -4,6 +4,7 @@
 // pure function of the events before it and of the hands as they end up, so a feed rebuilt from a snapshot's
 // events tells the same lines as the live one did.
 import { describe } from "./cards.js";
+import { number } from "./format.js";
 
 // The JS catalog (/jsi18n/) defines these; without it (a test importing this module) English.
 const gettext = window.gettext || ((s) => s);
@@ -124,14 +125,15 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
       why = why ? fmt(gettext("it follows %(backs)s's hand: %(why)s"), { backs: name(e.backs), why })
         : fmt(gettext("it follows %(backs)s's hand"), { backs: name(e.backs) });
     }
-    const o = { who, mult: e.multiplier, paid: e.paid, stake: e.stake, why: why || "" };
+    const o = { who, mult: e.multiplier, paid: number(e.paid), stake: number(e.stake), why: why || "" };
+    const short = { paid: number(e.paid), due: number(e.due) };
     let text;
     if (e.outcome === "win") {
       text = why ? fmt(gettext("%(who)s wins ×%(mult)s, +%(paid)s: %(why)s."), o) : fmt(gettext("%(who)s wins ×%(mult)s, +%(paid)s."), o);
-      if (e.paid < e.due) text += " " + fmt(gettext("The bank held only %(paid)s of the %(due)s due."), { paid: e.paid, due: e.due });
+      if (e.paid < e.due) text += " " + fmt(gettext("The bank held only %(paid)s of the %(due)s due."), short);
     } else if (e.outcome === "lose") {
       text = why ? fmt(gettext("%(who)s loses ×%(mult)s, −%(paid)s: %(why)s."), o) : fmt(gettext("%(who)s loses ×%(mult)s, −%(paid)s."), o);
-      if (e.paid < e.due) text += " " + fmt(gettext("Only %(paid)s of the %(due)s due: nobody loses more than their stack."), { paid: e.paid, due: e.due });
+      if (e.paid < e.due) text += " " + fmt(gettext("Only %(paid)s of the %(due)s due: nobody loses more than their stack."), short);
     } else if (e.outcome === "push") {
       text = why ? fmt(gettext("%(who)s: push, the stake of %(stake)s stays: %(why)s."), o) : fmt(gettext("%(who)s: push, the stake of %(stake)s stays."), o);
     } else {
@@ -215,9 +217,12 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
     bank_vacant: gettext("Nobody holds the bank: any player may open it."),
   });
   const MINOR = new Set(["bet_changed", "side_bet_changed", "seed_committed", "seed_received", "shoe_reshuffled"]);
+  // The events' fields that are chips, grouped the page language's way in the lines (format.js).
+  const AMOUNTS = ["amount", "bank", "stack", "stake", "jackpot", "cover", "returned", "paid", "due"];
 
   function tell(e) {
     const n = { ...e, name: name(e.seat), backs: name(e.backs), n: e.hand_no === undefined ? e.from_hand : e.hand_no };
+    for (const k of AMOUNTS) if (typeof e[k] === "number") n[k] = number(e[k]);
     const one = (text, extra = {}, params = n) => [line(e, fmt(text, params), { minor: MINOR.has(e.type), ...extra })];
     switch (e.type) {
       case "hand_started":
@@ -227,7 +232,7 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
         shown = {};
         counts = {};
         return one(gettext("Hand %(n)s starts: %(banker)s banks %(bank)s, base stake %(base)s."), {},
-          { ...n, banker: name(e.banker), base: e.base_stake });
+          { ...n, banker: name(e.banker), base: number(e.base_stake) });
       case "seat_joined":
         n.name = e.name;
         return one(e.bot ? gettext("%(name)s (a bot) sits down with %(stack)s.") : e.role === "side"
@@ -238,12 +243,25 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
       case "seat_updated": {
         const out = [];
         if (e.name !== undefined) out.push(fmt(gettext("A player is now called %(name)s."), { name: e.name }));
-        if (e.away === true) out.push(fmt(gettext("%(name)s is away and sits out the next hands."), n));
-        if (e.away === false) out.push(fmt(gettext("%(name)s is back."), n));
         if (e.host === true) out.push(fmt(gettext("%(name)s is now the host."), n));
         if (e.no_bank === true) out.push(fmt(gettext("%(name)s takes the bank only when offered."), n));
-        return out.map((text) => line(e, text, { minor: true }));
+        const lines = out.map((text) => line(e, text, { minor: true }));
+        // Away and back are news for everyone at the table (docs/rules.md, "Away"), with the reason it was marked.
+        if (e.away === true) {
+          const away = { disconnected: gettext("%(name)s is not connected and sits out until they are back."),
+            host: gettext("The host sits %(name)s out until they are back.") }[e.why]
+            || gettext("%(name)s is away and sits out the next hands.");
+          lines.unshift(line(e, fmt(away, n), { mine: e.seat === you() }));
+        }
+        if (e.away === false) lines.unshift(line(e, fmt(gettext("%(name)s is back."), n)));
+        return lines;
       }
+      case "seat_left":
+        if (e.why === "away") {
+          return one(ngettext("%(name)s leaves the table after %(minutes)s minute away, with %(stack)s.",
+            "%(name)s leaves the table after %(minutes)s minutes away, with %(stack)s.", e.minutes), {}, { ...n, minutes: e.minutes });
+        }
+        break;
       case "seat_sits_out":
         return one(e.why === "away" ? gettext("%(name)s is away and sits this hand out.")
           : gettext("%(name)s sits this hand out: the stack cannot cover a stake."));

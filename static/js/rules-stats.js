@@ -6,7 +6,10 @@
   // gettext and interpolate by their own names, so that makemessages finds the strings (static/js catalog).
   const gettext = window.gettext || ((s) => s);
   const interpolate = window.interpolate || ((s, o) => s.replace(/%\((\w+)\)s/g, (_m, k) => o[k]));
-  const pct = (x) => (100 * x).toFixed(1) + "%";
+  // In the page's language, as static/js/format.js writes numbers (this classic script cannot import it).
+  const lang = document.documentElement.lang || undefined;
+  const percent = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const pct = (x) => percent.format(x);
 
   function attach(form) {
     const out = form.querySelector("[data-rules-stats-out]") || document.querySelector("[data-rules-stats-out]");
@@ -32,7 +35,7 @@
       p.textContent = interpolate(gettext(
         "Banker's edge: %(edge)s · challengers win %(win)s, push %(push)s, lose %(lose)s (%(hands)s simulated hands)"),
         { edge: pct(r.banker_edge), win: pct(r.win), push: pct(r.push), lose: pct(r.lose),
-          hands: r.hands.toLocaleString(document.documentElement.lang || undefined) }, true);
+          hands: r.hands.toLocaleString(lang, { useGrouping: true }) }, true);
       out.append(p);
     }
 

@@ -4,6 +4,9 @@ import { cardEl, setDeck } from "./cards.js";
 import { cues } from "./cues.js";
 import { errorText } from "./errors.js";
 import { CLASS_NAMES, createTeller, tellAll } from "./feed.js";
+import { localTimes, number, signed as signedNumber } from "./format.js";
+import { ledger } from "./ledger.js";
+import { pushOffer } from "./push.js";
 import { TableSocket } from "./socket.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
@@ -66,8 +69,7 @@ const handBanker = () => (V().last_hand && V().last_hand.banker) || V().banker;
 const multiplier = (r) => (r.outcome === "win" || r.outcome === "lose" ? ` ×${r.multiplier}` : "");
 
 function signed(r) {
-  if (!r.paid) return "0";
-  return (r.outcome === "win" ? "+" : "−") + r.paid;
+  return signedNumber(r.outcome === "win" ? r.paid : -r.paid);
 }
 
 // --- the socket --------------------------------------------------------------------------------------
@@ -292,6 +294,8 @@ function render() {
   if (!$("#menu").hidden && $("#menu").dataset.tab === "fair") renderFairMenu();
   renderFeed();
   cues(S.view); // your-turn sound, title, vibration, screen awake (static/js/cues.js)
+  pushOffer(S.view); // after the first hand this page saw finish: the notifications offer (static/js/push.js)
+  ledger(S.view, roomClosed()); // the menu's Ledger tab asks for its figures again when they change (static/js/ledger.js)
 }
 
 // The centre's phase label: the engine's phase, told apart where a player reads it differently (before the
@@ -322,10 +326,14 @@ function statusLine() {
   const waitingFor = v.deadline_for || [];
   const phase = tablePhase();
   if (phase === "closed") return [gettext("This room is closed."), false];
+  const mine = mySeat();
+  if (mine && mine.away && !mine.banker && !(v.pending && v.pending.seat === you)) {
+    return [gettext("You sit out: Sit back in to play from the next hand."), true];
+  }
   if (v.phase === "betting") {
     const bet = v.hand && v.hand.bets && v.hand.bets[you];
     if (waitingFor.includes(you)) {
-      if (bet && bet.amount) return [fmt(gettext("Your bet is %(n)s: Confirm it, or change it with the chips."), { n: bet.amount }), true];
+      if (bet && bet.amount) return [fmt(gettext("Your bet is %(n)s: Confirm it, or change it with the chips."), { n: number(bet.amount) }), true];
       return [gettext("Place your bet: add chips, then Confirm."), true];
     }
     if (you && you === v.banker) return [fmt(gettext("You hold the bank. Waiting for bets: %(names)s"), { names: waitingFor.map(name).join(", ") }), false];
@@ -390,7 +398,7 @@ function renderCenter() {
   c.append(status);
   if (v.banker) {
     c.append(h("div", { class: "bank-line", id: "bank-line" },
-      fmt(gettext("Bank: %(bank)s (%(name)s)"), { bank: v.bank, name: name(v.banker) })));
+      fmt(gettext("Bank: %(bank)s (%(name)s)"), { bank: number(v.bank), name: name(v.banker) })));
   }
   const hand = v.hand;
   if (hand && hand.dice) {
@@ -410,7 +418,7 @@ function renderCenter() {
       fmt(ngettext("Shoe: %(stock)s card, %(discards)s discarded", "Shoe: %(stock)s cards, %(discards)s discarded",
         v.shoe.stock), v.shoe)));
   }
-  if (v.jackpot) c.append(h("div", { class: "jackpot" }, fmt(gettext("Jackpot: %(n)s"), { n: v.jackpot })));
+  if (v.jackpot) c.append(h("div", { class: "jackpot" }, fmt(gettext("Jackpot: %(n)s"), { n: number(v.jackpot) })));
   tick();
 }
 
@@ -463,16 +471,20 @@ function seatNode(seat, pos) {
     h("div", { class: "seat-head" }, presence, h("span", { class: "name", text: seat.name }),
       me ? h("span", { class: "you", text: gettext("(you)") }) : null, badges, tools),
     h("div", { class: "seat-chips" },
-      h("span", { class: "stack", text: fmt(gettext("Stack %(n)s"), { n: seat.stack }) }),
-      seat.banker ? h("span", { class: "bank", text: fmt(gettext("Bank %(n)s"), { n: v.bank }) }) : null));
+      h("span", { class: "stack", text: fmt(gettext("Stack %(n)s"), { n: number(seat.stack) }) }),
+      seat.banker ? h("span", { class: "bank", text: fmt(gettext("Bank %(n)s"), { n: number(v.bank) }) }) : null));
   if (hand && hand.bets && hand.bets[seat.id]) {
     const bet = hand.bets[seat.id];
-    const text = bet.confirmed ? fmt(gettext("Bet %(n)s ✓"), { n: bet.amount })
-      : fmt(gettext("Bet %(n)s …"), { n: bet.amount });
+    const text = bet.confirmed ? fmt(gettext("Bet %(n)s ✓"), { n: number(bet.amount) })
+      : fmt(gettext("Bet %(n)s …"), { n: number(bet.amount) });
     node.append(h("div", { class: "seat-bet" + (bet.confirmed ? " locked" : ""), text }));
   }
   if (hand && hand.sitting_out && hand.sitting_out.includes(seat.id)) {
     node.append(h("div", { class: "muted small", text: gettext("sits this hand out") }));
+  }
+  if (me && seat.away) { // away (closed tab, timeouts, the host): one click plays again from the next hand
+    node.append(h("button", { type: "button", id: "sit-back-in", class: "primary sit-back-in", onclick: () => send("im_back") },
+      gettext("Sit back in")));
   }
   node.append(renderHands(seat.id));
   for (const r of seatResult(seat.id)) {
@@ -482,7 +494,7 @@ function seatNode(seat, pos) {
   if (hand && hand.over && seat.id === handBanker() && hand.deltas && hand.deltas[seat.id] !== undefined) {
     const d = hand.deltas[seat.id];
     node.append(h("div", { class: "seat-result " + (d > 0 ? "win" : d < 0 ? "lose" : "push") },
-      fmt(gettext("Bank %(d)s"), { d: (d > 0 ? "+" : d < 0 ? "−" : "") + Math.abs(d) })));
+      fmt(gettext("Bank %(d)s"), { d: signedNumber(d) })));
   }
   if ((v.deadline_for || []).includes(seat.id)) node.append(h("div", { class: "seat-timer", "data-countdown": "1" }));
   if (!me && !seat.bot) {
@@ -500,6 +512,13 @@ function seatNode(seat, pos) {
       class: "link kick", type: "button", "data-kick": seat.id,
       onclick: () => { if (confirm(fmt(gettext("Remove %(name)s from the room?"), { name: seat.name }))) send("kick", { seat: seat.id }, { busy: false }); },
     }, gettext("Remove")));
+  }
+  // The host sits a player out between hands (docs/protocol.md, `sit_out`); the banker keeps playing until the bank moves.
+  if (isHost() && !me && !seat.bot && !seat.away && !seat.leaving && !seat.banker && !inHand() && !roomClosed()) {
+    tools.append(h("button", {
+      class: "link sit-out", type: "button", "data-sit-out": seat.id, title: fmt(gettext("Sit %(name)s out from the next hand"), { name: seat.name }),
+      onclick: () => send("sit_out", { seat: seat.id }, { busy: false }),
+    }, gettext("Sit out")));
   }
   return node;
 }
@@ -571,9 +590,12 @@ function renderSide() {
     const connected = S.presence[x.id] !== false;
     list.append(h("li", { class: x.id === v.you ? "me" : "", "data-seat": x.id },
       h("span", { class: "dot " + (connected ? "on" : "off") }), " ", h("strong", { text: x.name }), " ",
-      h("span", { class: "muted", text: fmt(gettext("stack %(n)s"), { n: x.stack }) }),
-      bet && bet.backs ? h("span", { text: " · " + fmt(bet.confirmed ? gettext("%(amount)s on %(name)s ✓") : gettext("%(amount)s on %(name)s …"), { amount: bet.amount, name: name(bet.backs) }) }) : null,
-      result ? h("span", { class: "seat-result " + result.outcome, text: ` ${OUTCOMES()[result.outcome]}${multiplier(result)} ${signed(result)}` }) : null));
+      h("span", { class: "muted", text: fmt(gettext("stack %(n)s"), { n: number(x.stack) }) }),
+      bet && bet.backs ? h("span", { text: " · " + fmt(bet.confirmed ? gettext("%(amount)s on %(name)s ✓") : gettext("%(amount)s on %(name)s …"), { amount: number(bet.amount), name: name(bet.backs) }) }) : null,
+      result ? h("span", { class: "seat-result " + result.outcome, text: ` ${OUTCOMES()[result.outcome]}${multiplier(result)} ${signed(result)}` }) : null,
+      x.away ? h("span", { class: "badge warn", text: gettext("away") }) : null,
+      x.away && x.id === v.you ? h("button", { type: "button", id: "sit-back-in", class: "primary", onclick: () => send("im_back") },
+        gettext("Sit back in")) : null));
   }
   box.append(list);
   if (canSit) {
@@ -628,12 +650,12 @@ function renderActions() {
   }
   const r = rules();
   const chips = () => h("div", { class: "chips" }, r.chip_values.map((amount) =>
-    button("chip", "+" + amount, { args: { amount }, cls: "chip", busy: false, id: "act-chip-" + amount })));
+    button("chip", "+" + number(amount), { args: { amount }, cls: "chip", busy: false, id: "act-chip-" + amount })));
   if (v.phase === "betting" && hand && hand.bets && hand.bets[v.you]) {
     const bet = hand.bets[v.you];
     const row = h("div", { class: "bet-builder" },
-      h("div", { class: "bet-amount" }, gettext("Your bet: "), h("strong", { id: "my-bet", text: bet.amount }),
-        h("span", { class: "muted", text: " " + fmt(gettext("(base stake %(n)s)"), { n: hand.base_stake }) })));
+      h("div", { class: "bet-amount" }, gettext("Your bet: "), h("strong", { id: "my-bet", text: number(bet.amount) }),
+        h("span", { class: "muted", text: " " + fmt(gettext("(base stake %(n)s)"), { n: number(hand.base_stake) }) })));
     if (legal("chip")) {
       row.append(chips(), h("div", { class: "row" },
         button("reset", gettext("Reset"), { cls: "secondary", busy: false }),
@@ -653,7 +675,7 @@ function renderActions() {
       }, name(id)));
     }
     box.append(h("div", { class: "bet-builder" },
-      h("div", { class: "bet-amount" }, gettext("Your side bet: "), h("strong", { id: "my-bet", text: mine.amount || 0 })),
+      h("div", { class: "bet-amount" }, gettext("Your side bet: "), h("strong", { id: "my-bet", text: number(mine.amount || 0) })),
       backs, chips(), h("div", { class: "row" },
         button("reset", gettext("Reset"), { cls: "secondary", busy: false }),
         button("confirm", gettext("Confirm"), { cls: "primary", key: "Enter" }),
@@ -694,9 +716,6 @@ function renderActions() {
     more.append(amountInput("jackpot", r.base_stake * 10, gettext("Jackpot amount")),
       button("seed_jackpot", gettext("Seed the jackpot"), { cls: "secondary", onclick: () => { const a = readAmount("jackpot"); if (a) send("seed_jackpot", { amount: a }); } }));
   }
-  if (me.away) {
-    more.append(h("button", { type: "button", id: "act-im_back", class: "primary", onclick: () => send("im_back") }, gettext("I'm back")));
-  }
   if (legal("top_up")) {
     more.append(amountInput("topup", r.base_stake * 10, gettext("Top-up amount")),
       button("top_up", gettext("Top up"), { cls: "secondary", busy: false, onclick: () => { const a = readAmount("topup"); if (a) send("top_up", { amount: a }, { busy: false }); } }));
@@ -725,14 +744,14 @@ function renderResults() {
     const who = r.kind === "side" ? fmt(gettext("%(name)s on %(backs)s"), { name: name(r.bettor), backs: name(r.backs) })
       : name(r.bettor) + (hand.hands[r.bettor] && hand.hands[r.bettor].length > 1 ? ` #${r.hand + 1}` : "");
     return h("tr", { class: r.outcome, "data-bettor": r.bettor, "data-outcome": r.outcome },
-      h("td", { text: who }), h("td", { text: r.stake }), h("td", { text: OUTCOMES()[r.outcome] }),
+      h("td", { text: who }), h("td", { text: number(r.stake) }), h("td", { text: OUTCOMES()[r.outcome] }),
       h("td", { text: multiplier(r).trim() }), h("td", { class: "amount", text: signed(r) }));
   });
   const banker = handBanker();
   const bankDelta = hand.deltas && banker in hand.deltas ? hand.deltas[banker] : null;
   if (bankDelta !== null) {
     rows.push(h("tr", { class: "banker-row" }, h("td", { text: fmt(gettext("%(name)s (bank)"), { name: name(banker) }) }),
-      h("td"), h("td"), h("td"), h("td", { class: "amount", text: (bankDelta > 0 ? "+" : bankDelta < 0 ? "−" : "") + Math.abs(bankDelta) })));
+      h("td"), h("td"), h("td"), h("td", { class: "amount", text: signedNumber(bankDelta) })));
   }
   box.append(h("table", { class: "results-table", id: "results-table" },
     h("thead", {}, h("tr", {}, [gettext("Player"), gettext("Stake"), gettext("Result"), gettext("×"), gettext("Amount")].map((t) => h("th", { text: t })))),
@@ -831,7 +850,10 @@ function showTab(tab) {
 async function loadHands() {
   try {
     const response = await fetch(cfg.hands_url, { credentials: "same-origin" });
-    if (response.ok) $("#hands-panel").innerHTML = await response.text(); // our own server-rendered fragment
+    if (response.ok) {
+      $("#hands-panel").innerHTML = await response.text(); // our own server-rendered fragment
+      localTimes($("#hands-panel"));
+    }
   } catch {
     /* offline: keep the list we have */
   }

@@ -26,7 +26,7 @@ SHOTS = ARTIFACTS / "languages"
 # Words that are names or codes in every language: the brand, the bots, the Ban Luck hands as Chinese players say
 # them (docs/glossary.md), and the cryptography's names.
 ALLOWED = {"Half", "Point", "HalfPoint", "Ban", "Luck", "Ada", "Bao", "Cai", "Dee", "Eli", "Fei", "Gus", "Hui",
-           "Fisher", "Yates", "Python"}
+           "Fisher", "Yates", "Python", "Home", "End"}  # Home and End: the keys' names, as printed on them
 COMMON_ENGLISH = {"the", "your", "hand", "hands", "bank", "stake", "turn", "wins", "waiting", "player", "seat",
                   "table", "room", "banker", "stand", "bet", "and", "you", "with", "rules", "wallet"}
 # Every visible text node's ASCII words of 3 letters or more, outside code, chat and what the page hides. A token

@@ -67,7 +67,7 @@ def test_lobby_shows_balances_forms_and_the_rules_links(alice_client):
     page = alice_client.get(reverse("games:lobby"))
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'id="beans-available">10000<' in html
+    assert 'id="beans-available">10,000<' in html  # grouped as English writes it
     assert 'name="ten-half-base_stake"' in html and 'name="ban-luck-max_bet"' in html
     assert reverse("games:rules", args=["seven-half"]) in html
     assert 'data-practice="ten-half"' in html

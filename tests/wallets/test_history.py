@@ -55,15 +55,16 @@ def test_a_table_session_reads_as_buy_in_top_up_hand_and_cash_out(client, cast, 
     code = room.code
     sign = "+" if result > 0 else ""
     lines = rows(page)
-    assert lines[0] == f"Cash-out, room {code} +{600 + result} beans -{600 + result} beans"
+    assert lines[0] == f"Left the table, room {code} +{600 + result} beans -{600 + result} beans"
     assert lines[1] == f"Hand 1 in room {code} {sign}{result} beans"
     assert lines[2] == f"Top-up, room {code} -100 beans +100 beans"
     assert lines[3] == f"Buy-in, room {code} -500 beans +500 beans"
-    assert any(line == "Welcome gift +10000 beans" for line in lines[4:])
+    assert any(line == "Welcome gift +10,000 beans" for line in lines[4:])
     # One row per movement: the buy-in's two ledger entries are one line, and no internal reference shows.
     assert len([line for line in lines if "Buy-in" in line]) == 1
     assert f"room{room.pk}:s" not in page and f"{room.pk}:1<" not in page
-    assert re.search(r'<time class="when" datetime="\d{4}-\d\d-\d\dT[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d</time>', page)
+    # The time in UTC, labelled, until static/js/format.js shows it in the browser's time zone.
+    assert re.search(r'<span class="when"><time datetime="\d{4}-\d\d-\d\dT[^"]+\+00:00" data-local="datetime">[^<]+ UTC</time>', page)
     # The hand's line links to its record.
     assert f'href="{reverse("games:hand", kwargs={"key": hand.key})}"' in page
 
@@ -88,14 +89,14 @@ def test_references_nothing_names_still_read_as_words(client, alice, bob, admin_
     client.force_login(alice)
     lines = rows(client.get(reverse("wallets:wallet")).content.decode())
     assert lines[0] == "Adjustment: Refund for a lost hand +5 beans"
-    assert lines[1] == "Cash-out +370 beans -370 beans"
+    assert lines[1] == "Left the table +370 beans -370 beans"
     assert lines[2] == "A hand -30 beans"
     assert lines[3] == "Buy-in -400 beans +400 beans"
     page = client.get(reverse("wallets:wallet")).content.decode()
     assert "elsewhere:1" not in page and "not-a-hand" not in page and "internal memo" not in page
     # With no namer configured at all, the page still renders its words.
     settings.WALLETS_PLACES = None
-    assert rows(client.get(reverse("wallets:wallet")).content.decode())[1] == "Cash-out +370 beans -370 beans"
+    assert rows(client.get(reverse("wallets:wallet")).content.decode())[1] == "Left the table +370 beans -370 beans"
 
 
 def test_the_limit_counts_movements_not_entries(alice):
@@ -106,3 +107,20 @@ def test_the_limit_counts_movements_not_entries(alice):
     history = history_for(alice, limit=4)
     assert [m.kind for m in history] == ["release", "hold", "release", "hold"]
     assert [(m.available, m.on_tables) for m in history] == [(10, -10), (-10, 10)] * 2
+
+
+def test_a_release_for_being_away_says_so_and_other_releases_say_the_player_left():
+    from types import SimpleNamespace
+
+    from wallets.models import Transaction
+    from wallets.views import describe
+
+    def line(memo: str, room: str | None) -> str:
+        movement = SimpleNamespace(kind=Transaction.Kind.RELEASE, memo=memo, place={"room": room} if room else {})
+        return describe(movement)
+
+    away = services.release_memo("room5:s12", "away")
+    assert services.release_reason(away) == "away" and services.release_reason("Left room5:s12") == ""
+    assert line(away, "2106") == "Left after being away, room 2106"
+    assert line(services.release_memo("room5:s12"), "2106") == "Left the table, room 2106"
+    assert line(away, None) == "Left after being away"
