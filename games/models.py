@@ -325,15 +325,24 @@ class HandSeat(models.Model):
         return f"{self.seat_id} in hand {self.hand_id}: {self.delta:+d}"
 
 
-class HandShare(models.Model):
-    """A link to one hand record that a reader of it made: anyone logged in reads the hand through it until its
-    maker revokes it (games/hand_records.py). A revoked link stays, with its time, for the admin."""
+class ShareLink(models.Model):
+    """A link that a reader of a record made for others: its unguessable token, who made it and when, and when it
+    was revoked (a revoked link stays, with its time, for the admin)."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="shares")
     token = models.CharField(_("token"), max_length=22, unique=True, default=new_invite_token, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(_("made"), auto_now_add=True)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class HandShare(ShareLink):
+    """A link to one hand record: anyone logged in reads the hand through it until its maker revokes it
+    (games/hand_records.py)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="shares")
 
     class Meta:
         verbose_name = _("hand share link")
@@ -346,16 +355,11 @@ class HandShare(models.Model):
         return reverse("games:hand_shared", kwargs={"token": self.token})
 
 
-class LedgerShare(models.Model):
+class LedgerShare(ShareLink):
     """A link to a closed room's settle-up (games/ledger.py), made by a person who sat there: anyone who has it, logged
-    in or not, sees the room's nets and its transfers until the maker or the room's host revokes it. A revoked link
-    stays, with its time."""
+    in or not, sees the room's nets and its transfers until the maker or the room's host revokes it."""
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="ledger_shares")
-    token = models.CharField(_("token"), max_length=22, unique=True, default=new_invite_token, editable=False)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(_("made"), auto_now_add=True)
-    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("settle-up share link")

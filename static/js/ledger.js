@@ -7,6 +7,7 @@
 // ends, a seat is taken or left, a stack is topped up, or the room closes. The panel asks for them again then, at
 // once while it is shown, else when it is next opened.
 /* global gettext, ngettext, interpolate */
+import { h as el } from "./dom.js";
 import { number as chips, signed } from "./format.js";
 
 const panel = document.getElementById("ledger-panel");
@@ -16,17 +17,6 @@ const S = { key: null, stale: true, busy: false, again: false, loads: 0 };
 
 const tone = (n) => (n > 0 ? "pos" : n < 0 ? "neg" : "");
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
 
 function transferText(t, names, currency) {
   const o = { payer: names[t.from], payee: names[t.to], amount: chips(t.amount) };

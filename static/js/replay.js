@@ -5,6 +5,7 @@
 // told in the table feed's words (feed.js); the felt, seats and hands use the live table's markup and styles
 // (table.js, table.css).
 import { cardEl } from "./cards.js";
+import { h } from "./dom.js";
 import { CLASS_NAMES, createTeller, showTotal } from "./feed.js";
 import { number } from "./format.js";
 
@@ -13,18 +14,6 @@ const gettext = window.gettext || ((s) => s);
 const fmt = (s, o) => (window.interpolate ? window.interpolate(s, o, true) : s.replace(/%\((\w+)\)s/g, (_m, k) => o[k]));
 
 const PLAY_MS = 1200; // one step of the autoplay
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v === null || v === undefined) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
 
 // --- the table after each event ---------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 // The live table: draws the per-viewer view that the socket sends (docs/protocol.md) and sends the
 // player's commands. Everything shown comes from the last snapshot or update; nothing is guessed.
+import { h } from "./dom.js";
 import { cardEl, setDeck } from "./cards.js";
 import { cues } from "./cues.js";
 import { errorText } from "./errors.js";
@@ -20,20 +21,6 @@ const S = {
 };
 
 // --- small DOM helpers -------------------------------------------------------------------------------
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v === null || v === undefined) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "style") node.style.cssText = v; // the CSSOM: the CSP refuses style attributes
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
 
 function toast(message, kind = "error") {
   const box = $("#toast");
