@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from games import services
 from games.engine import PRESETS
+from games.engine.cards import DECKS, rank
 from games.models import Hand, Room
 from games.services.moves import PRACTICE_BANK_OFFER_AFTER
 from games.services.rooms import PRACTICE_BUY_IN_STAKES
@@ -46,8 +47,21 @@ def play_my_part(room, user) -> None:
         raise AssertionError(f"nothing for the newcomer to do: {s['phase']}, waiting for {s['deadline_for']}")
 
 
+@pytest.fixture
+def low_cards(monkeypatch):
+    """Every hand dealt from the deck's twos to fives: no opening hand settles at once (Ban Luck's naturals end a
+    hand at the deal, and a shuffled deck does that in about one hand in twelve)."""
+
+    def start(run):
+        run.meta["next_hand_at"] = None
+        deck = [c for c in DECKS[run.state.rules.deck] if rank(c) in ("2", "3", "4", "5")]
+        run.apply("system", "start_hand", {"seed_hex": "cd" * 32, "deck": deck})
+
+    monkeypatch.setattr("games.services.moves._start_hand", start)
+
+
 @pytest.mark.parametrize("preset", GAMES)
-def test_practice_seats_the_user_as_a_challenger_against_a_bot_bank_in_a_dealt_hand(cast, preset):
+def test_practice_seats_the_user_as_a_challenger_against_a_bot_bank_in_a_dealt_hand(cast, preset, low_cards):
     room = services.practice_open(user=cast["alice"], preset=preset)
     s, me = state(room), seat_of(room, cast["alice"])
     assert (room.kind, room.currency, room.preset, room.host_id) == ("ai", "points", preset, cast["alice"].pk)
