@@ -1,5 +1,7 @@
 // Cards drawn with CSS and inline SVG: no images to download. A card is {"card": "QH", "up": true},
 // {"card": "QH", "up": false} (face down, shown to its owner only) or {"hidden": true} (a back).
+import { fmt, gettext, pgettext } from "./i18n.js";
+
 const FRENCH = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SPANISH = {
   O: '<svg viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" fill="#d9a520" stroke="#8a6d0b"/><circle cx="8" cy="8" r="3" fill="none" stroke="#8a6d0b"/></svg>',
@@ -7,11 +9,8 @@ const SPANISH = {
   E: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M7.2 1h1.6v9H7.2zM4.5 10h7v1.4h-7zM7.3 11.4h1.4V15H7.3z" fill="#2e5c9a"/></svg>',
   B: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M6 1.5c2-1 4 0 4 1.5l-1 11.5H7L6 3z" fill="#3b7d2b"/></svg>',
 };
-// The JS catalog (/jsi18n/) defines gettext; without it (a test importing this module) English.
-const gettext = window.gettext || ((s) => s);
-// One English word, two cards: the contexts keep the French deck's clubs and jack apart from the Spanish deck's
-// (bastos, sota; docs/glossary.md).
-const pgettext = window.pgettext || ((_context, s) => s);
+// One English word, two cards: pgettext's contexts keep the French deck's clubs and jack apart from the Spanish
+// deck's (bastos, sota; docs/glossary.md).
 
 function rankName(rank, spanish) {
   if (rank === "J") return spanish ? pgettext("Spanish deck", "jack") : pgettext("French deck", "jack");
@@ -42,8 +41,7 @@ export function describe(code) {
   const suit = code.slice(-1);
   const spanish = isSpanish(code);
   const name = spanish ? spanishSuitName(suit) : suitName(suit);
-  const fmt = window.interpolate || ((s, o) => s.replace(/%\((\w+)\)s/g, (_m, k) => o[k]));
-  return fmt(gettext("%(rank)s of %(suit)s"), { rank: rankName(rank, spanish), suit: name }, true);
+  return fmt(gettext("%(rank)s of %(suit)s"), { rank: rankName(rank, spanish), suit: name });
 }
 
 /** Fill `el` (a span) so that it shows the card `code`, face up. */

@@ -2,10 +2,7 @@
 // Reading a file asks nothing of the server: the check runs in this browser, with the network off if need be.
 import { paint, setDeck } from "./cards.js";
 import { verifyChain, verifyRecord } from "./fair.js";
-
-const gettext = window.gettext || ((s) => s);
-const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
-const fmt = (s, o) => (window.interpolate ? window.interpolate(s, o, true) : s.replace(/%\((\w+)\)s/g, (_m, k) => o[k]));
+import { fmt, gettext, ngettext } from "./i18n.js";
 
 function text(check) {
   const ok = check.ok;

@@ -5,11 +5,7 @@
 // events tells the same lines as the live one did.
 import { describe } from "./cards.js";
 import { number } from "./format.js";
-
-// The JS catalog (/jsi18n/) defines these; without it (a test importing this module) English.
-const gettext = window.gettext || ((s) => s);
-const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
-const fmt = (s, o) => (window.interpolate ? window.interpolate(s, o, true) : s.replace(/%\((\w+)\)s/g, (_m, k) => o[k]));
+import { fmt, gettext, ngettext } from "./i18n.js";
 
 /** The hand classes' names (the engine's `Eval.cls`), shared by the table and the log. */
 export const CLASS_NAMES = () => ({

@@ -8,10 +8,7 @@ import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
 import { CLASS_NAMES, createTeller, showTotal } from "./feed.js";
 import { number } from "./format.js";
-
-// The JS catalog (/jsi18n/) defines these; without it (a test importing this module) English.
-const gettext = window.gettext || ((s) => s);
-const fmt = (s, o) => (window.interpolate ? window.interpolate(s, o, true) : s.replace(/%\((\w+)\)s/g, (_m, k) => o[k]));
+import { fmt, gettext } from "./i18n.js";
 
 const PLAY_MS = 1200; // one step of the autoplay
 
