@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.db_router import reads_from_replica
-from games import distribution, hand_records, pages, selectors, services
+from games import distribution, hand_records, ledger, pages, selectors, services
 from games.engine import PRESETS
 from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
 from games.models import PRESET_CHOICES, Hand, Room
@@ -117,8 +117,15 @@ def _open_room(code: str) -> Room:
 @login_required
 def room(request: HttpRequest, code: str) -> HttpResponse:
     """The table page of an open room, by its 4-digit code. An anonymous visitor is sent to log in
-    and back here (login_required keeps the path in ?next=)."""
-    found = _open_room(code)
+    and back here (login_required keeps the path in ?next=). A room that has closed since (a reload after the
+    host closed it) sends whoever may read its ledger to the settle-up."""
+    found = selectors.open_room_by_code(code) if code.isdigit() and len(code) == 4 else None
+    if found is None:
+        closed = ledger.room_for(request.user, code)
+        if closed is not None and not closed.is_open:
+            messages.info(request, _("This room has closed. Here is how the night ended."))
+            return redirect(reverse("games:room_ledger", kwargs={"code": code}) + f"?room={closed.pk}")
+        raise Http404(_("No open room has this code."))
     try:
         services.room_check_access(room=found, user=request.user)
     except services.GameError as e:

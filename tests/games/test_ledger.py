@@ -301,6 +301,18 @@ def test_a_stranger_gets_404_on_every_ledger_url_a_player_a_watcher_the_host_and
     assert browser(people["gus"]).get(ledger_urls(room)[0] + f"?room={room.pk}").status_code == 404
 
 
+def test_reloading_a_closed_rooms_table_shows_its_players_the_settle_up_and_a_stranger_404(people, stacked):
+    room = small_night(people, hands=2)
+    table_url = room.get_absolute_url()
+    services.room_close(room_id=room.pk, by=people["alice"])
+    answer = browser(people["bob"]).get(table_url, follow=True)
+    assert answer.redirect_chain == [(reverse("games:room_ledger", args=[room.code]) + f"?room={room.pk}", 302)]
+    text = answer.content.decode()
+    assert 'id="settle"' in text and "This room has closed" in text
+    assert browser(people["gus"]).get(table_url).status_code == 404  # never sat, watched nor hosted here
+    assert browser(people["bob"]).get("/r/99999/").status_code == 404
+
+
 def test_a_share_link_works_without_login_until_its_maker_or_the_host_revokes_it(people, stacked):
     room = small_night(people)
     chen = browser(people["chen"])
