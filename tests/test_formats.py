@@ -134,7 +134,7 @@ def test_signed_and_local_time_filters():
                         '|{{ when|local_time:"time" }}|{{ none|local_time }}')
     with translation.override("it"):
         text = template.render(Context({"a": 1200, "b": -1200, "c": 0, "none": None, "when": ENDED}))
-    assert text == '+1.200 -1.200 0 |<time datetime="2026-03-04T05:06:07+00:00" data-local="time">05:06 UTC</time>|'
+    assert text == '+1.200 \u22121.200 0 |<time datetime="2026-03-04T05:06:07+00:00" data-local="time">05:06 UTC</time>|'
 
 
 def test_the_admin_lists_amounts_grouped(client, rich):

@@ -20,11 +20,12 @@ STYLES = {"datetime": "SHORT_DATETIME_FORMAT", "time": "TIME_FORMAT"}
 
 @register.filter
 def signed(value) -> str:
-    """+1,200, -1,200 or 0, grouped in the current language; anything but a number as it is."""
+    """+1,200, −1,200 (a minus sign, as static/js/format.js writes it) or 0, grouped in the current language;
+    anything but a number as it is."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return "" if value is None else str(value)
-    text = number_format(value, use_l10n=True, force_grouping=True)
-    return f"+{text}" if value > 0 else text
+    text = number_format(abs(value), use_l10n=True, force_grouping=True)
+    return f"+{text}" if value > 0 else f"\u2212{text}" if value < 0 else text
 
 
 @register.filter

@@ -55,10 +55,10 @@ def test_a_table_session_reads_as_buy_in_top_up_hand_and_cash_out(client, cast, 
     code = room.code
     sign = "+" if result > 0 else ""
     lines = rows(page)
-    assert lines[0] == f"Left the table, room {code} +{600 + result} beans -{600 + result} beans"
+    assert lines[0] == f"Left the table, room {code} +{600 + result} beans −{600 + result} beans"
     assert lines[1] == f"Hand 1 in room {code} {sign}{result} beans"
-    assert lines[2] == f"Top-up, room {code} -100 beans +100 beans"
-    assert lines[3] == f"Buy-in, room {code} -500 beans +500 beans"
+    assert lines[2] == f"Top-up, room {code} −100 beans +100 beans"
+    assert lines[3] == f"Buy-in, room {code} −500 beans +500 beans"
     assert any(line == "Welcome gift +10,000 beans" for line in lines[4:])
     # One row per movement: the buy-in's two ledger entries are one line, and no internal reference shows.
     assert len([line for line in lines if "Buy-in" in line]) == 1
@@ -89,14 +89,14 @@ def test_references_nothing_names_still_read_as_words(client, alice, bob, admin_
     client.force_login(alice)
     lines = rows(client.get(reverse("wallets:wallet")).content.decode())
     assert lines[0] == "Adjustment: Refund for a lost hand +5 beans"
-    assert lines[1] == "Left the table +370 beans -370 beans"
-    assert lines[2] == "A hand -30 beans"
-    assert lines[3] == "Buy-in -400 beans +400 beans"
+    assert lines[1] == "Left the table +370 beans −370 beans"
+    assert lines[2] == "A hand −30 beans"
+    assert lines[3] == "Buy-in −400 beans +400 beans"
     page = client.get(reverse("wallets:wallet")).content.decode()
     assert "elsewhere:1" not in page and "not-a-hand" not in page and "internal memo" not in page
     # With no namer configured at all, the page still renders its words.
     settings.WALLETS_PLACES = None
-    assert rows(client.get(reverse("wallets:wallet")).content.decode())[1] == "Left the table +370 beans -370 beans"
+    assert rows(client.get(reverse("wallets:wallet")).content.decode())[1] == "Left the table +370 beans −370 beans"
 
 
 def test_the_limit_counts_movements_not_entries(alice):

@@ -32,7 +32,7 @@ def test_the_wallet_page_shows_balances_on_tables_and_each_movement(client, alic
     assert f"<td>{WELCOME - 400}</td><td>370</td>" in page
     assert f"<td>{CEILING}</td><td>0</td>" in page
     # One line per movement, in words; the ledger's own references and memos stay inside (test_history.py).
-    assert "A hand" in page and '<span class="n">-30</span> beans' in page and "Buy-in" in page
+    assert "A hand" in page and '<span class="n">−30</span> beans' in page and "Buy-in" in page
     assert "room-42-hand-7" not in page and "room:42:seat:1" not in page
 
 
