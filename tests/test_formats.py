@@ -144,3 +144,13 @@ def test_the_admin_lists_amounts_grouped(client, rich):
     client.force_login(user)
     html = client.get(reverse("admin:wallets_account_changelist")).content.decode()
     assert re.search(r'<td class="field-balance">12\.345</td>', html)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_refusal_writes_its_amounts_as_the_players_language_does(rich, code):
+    user, room = rich(code)
+    with translation.override(code), pytest.raises(services.GameError) as refused:
+        services.seat_take(room_id=room.pk, user=user, buy_in=20_001)
+    assert refused.value.code == "bad_buy_in"
+    assert {"en": "20,000", "zh-hans": "20,000", "it": "20.000", "es": "20.000"}[code] in refused.value.message
+    assert "20000" not in refused.value.message

@@ -10,6 +10,7 @@ import secrets
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.formats import localize
 from django.utils.translation import gettext as _
 
 from games.engine import EngineError
@@ -49,7 +50,7 @@ def _sit(run: _Run, user, *, role: str, buy_in, position=None, bot: str = "", se
         raise GameError("side_bets_disabled", _("Practice rooms have no side bettors."))
     if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not room.buy_in_min <= buy_in <= room.buy_in_max:
         raise GameError("bad_buy_in", _("The buy-in is between %(low)s and %(high)s.")
-                        % {"low": room.buy_in_min, "high": room.buy_in_max})
+                        % {"low": localize(room.buy_in_min), "high": localize(room.buy_in_max)})
     r = state.rules
     limit = r.max_main_seats if role == "main" else r.max_side_bettors
     taken = {x["position"] for x in state.seats if x["role"] == role}
@@ -141,7 +142,7 @@ def _top_up(run: _Run, seat_id: str, amount) -> None:
     owned = run.owned_before.get(seat_id, 0)
     if owned + amount > run.room.buy_in_max:
         raise GameError("bad_amount", _("Your chips at this table can be at most %(high)s.")
-                        % {"high": run.room.buy_in_max})
+                        % {"high": localize(run.room.buy_in_max)})
     run.apply(seat_id, "top_up", {"amount": amount})  # refused in a hand: before any chip moves
     hold = Account(pk=info["hold"], user_id=info["user"], currency=run.room.currency, kind=Account.Kind.HOLD)
     wallets.hold_top_up(hold=hold, amount=amount, idempotency_key=f"topup:room{run.room.pk}:v{run.table.version + 1}")

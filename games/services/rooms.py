@@ -5,6 +5,7 @@ take a seat away, change its rules, and a seat taken or left as a command. Above
 import secrets
 
 from django.db import IntegrityError, transaction
+from django.utils.formats import localize
 from django.utils.translation import gettext as _
 
 from games.engine import RulesError, new_table, rules_from, state_to_json
@@ -63,7 +64,7 @@ def room_create(
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise GameError("bad_buy_in", _("Buy-in limits are whole numbers above zero."))
         if value > BUY_IN_MOST:
-            raise GameError("bad_buy_in", _("A buy-in limit is at most %(n)s.") % {"n": BUY_IN_MOST}, field=name)
+            raise GameError("bad_buy_in", _("A buy-in limit is at most %(n)s.") % {"n": localize(BUY_IN_MOST)}, field=name)
     if buy_in_min > buy_in_max:
         raise GameError("bad_buy_in", _("The smallest buy-in cannot be above the largest."))
     if buy_in_min < rules.stake_min:
@@ -103,7 +104,7 @@ def practice_open(*, user, preset: str) -> Room:
         buy_in = min(room.buy_in_max, max(room.buy_in_min, base * PRACTICE_BUY_IN_STAKES), available)
         if buy_in < room.buy_in_min:
             raise GameError("insufficient_funds", _("Practice needs %(n)s points: refill your points in the wallet.")
-                            % {"n": room.buy_in_min})
+                            % {"n": localize(room.buy_in_min)})
         try:
             # Position 1, the banker's left: in the games played in seat order the newcomer acts first.
             seat_id = _sit(run, user, role="main", buy_in=buy_in, position=1)  # the bots fill the other seats
