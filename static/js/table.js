@@ -672,7 +672,9 @@ function renderActions() {
     const play = h("div", { class: "row play" },
       button("hit", gettext("Hit"), { cls: "primary", key: "H" }),
       button("stand", gettext("Stand"), { key: "S" }));
-    if (r.double_once || house("double_down")) play.append(button("double", gettext("Double")));
+    // Zhejiang's one-time double has its own word in Chinese (加注, docs/glossary.md); the others' is 加倍.
+    if (r.double_once) play.append(button("double", pgettext("the one-time double (Zhejiang)", "Double")));
+    else if (house("double_down")) play.append(button("double", gettext("Double")));
     if (house("split")) play.append(button("split", gettext("Split")));
     if (house("mort") || legal("mort_accept")) {
       play.append(button("mort_accept", gettext("Accept the Mort")), button("mort_decline", gettext("Decline the Mort")));
