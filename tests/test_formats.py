@@ -28,7 +28,7 @@ GROUPED_4 = {"en": "1,234", "zh-hans": "1,234", "it": "1.234", "es": "1.234"}
 ENDED = datetime.datetime(2026, 3, 4, 5, 6, 7, 890, tzinfo=datetime.UTC)
 ENDED_TEXT = {"en": "03/04/2026 5:06 a.m. UTC", "zh-hans": "2026年3月4日 05:06 UTC", "it": "04/03/2026 05:06 UTC",
               "es": "04/03/2026 05:06 UTC"}
-GROUPED_NUMBER = re.compile(r"^[+-]?\d{1,3}([.,\u00a0]\d{3})+$")
+GROUPED_NUMBER = re.compile(r"^[+\-\u2212]?\d{1,3}([.,\u00a0]\d{3})+$")
 
 
 class Attributes(HTMLParser):

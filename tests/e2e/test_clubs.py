@@ -57,6 +57,6 @@ def test_a_club_is_created_joined_by_link_plays_a_hand_and_ranks_it(server, play
         player.page.goto(club_url + "?period=week")
         board = player.page.locator("#club-leaderboard table[data-currency='beans']")
         shown = dict(zip(board.locator("td:first-child").all_inner_texts(),
-                         (int(t) for t in board.locator("td.net").all_inner_texts()), strict=True))
+                         (int(t.replace("\u2212", "-")) for t in board.locator("td.net").all_inner_texts()), strict=True))
         assert shown == nets, (player.name, shown, nets)
     bob.screenshot("club-leaderboard-after-a-hand")

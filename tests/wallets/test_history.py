@@ -53,10 +53,10 @@ def test_a_table_session_reads_as_buy_in_top_up_hand_and_cash_out(client, cast, 
     client.force_login(bob)
     page = client.get(reverse("wallets:wallet")).content.decode()
     code = room.code
-    sign = "+" if result > 0 else ""
+    sign = "+" if result > 0 else "\u2212" if result < 0 else ""  # the minus sign, as on every page
     lines = rows(page)
     assert lines[0] == f"Left the table, room {code} +{600 + result} beans −{600 + result} beans"
-    assert lines[1] == f"Hand 1 in room {code} {sign}{result} beans"
+    assert lines[1] == f"Hand 1 in room {code} {sign}{abs(result)} beans"
     assert lines[2] == f"Top-up, room {code} −100 beans +100 beans"
     assert lines[3] == f"Buy-in, room {code} −500 beans +500 beans"
     assert any(line == "Welcome gift +10,000 beans" for line in lines[4:])
