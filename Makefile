@@ -51,8 +51,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
+# PYTEST_ARGS: more arguments for pytest, e.g. .ci/run's marker expression for its first pass.
 test: $(STAMP) browser deploy-tools catalogs lint
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The long runs, left out of `make test` to keep CI under 30 minutes: `make run` on a fresh clone started twenty
 # times with every process checked (tests/test_embedded_stack.py, about 10 minutes), and with DATABASE_URL and
