@@ -11,20 +11,10 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from games.engine import KNOBS, PRESETS, RulesError, rules_from
-from games.pages import class_label
+from games.pages import class_label, show_value
 
 FIXED = {"game", "deck"}  # decided by the preset: a room cannot change its game or its deck
 PAYOUT_PREFIX = "payouts__"
-
-
-def _default_text(value) -> str:
-    if value is None:
-        return _("empty")
-    if isinstance(value, bool):
-        return _("on") if value else _("off")
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return str(value)
 
 
 class ChipValuesField(forms.CharField):
@@ -60,13 +50,13 @@ class RulesForm(forms.Form):
             if name in FIXED:
                 continue
             default = knob["defaults"][preset]
-            help_text = f"{_(knob['help'])} " + _("Preset: %(value)s.") % {"value": _default_text(default)}
+            help_text = f"{_(knob['help'])} " + _("Preset: %(value)s.") % {"value": show_value(default)}
             kind = knob["type"]
             if kind == "payouts":
                 for cls in knob["classes"][preset]:
                     self.fields[PAYOUT_PREFIX + cls] = forms.IntegerField(
                         label=_("Pays ×N for %(cls)s") % {"cls": class_label(cls)}, initial=current["payouts"].get(cls, 1),
-                        help_text=_("Preset: %(value)s.") % {"value": defaults["payouts"].get(cls, 1)})
+                        help_text=_("Preset: %(value)s.") % {"value": show_value(defaults["payouts"].get(cls, 1))})
                 continue
             label = _(knob["label"])
             if kind in ("int", "int?"):
