@@ -25,16 +25,11 @@ def pytest_collection_modifyitems(config, items):
 def _socket_db_threads_stopped(django_db_setup):
     """After the last test, before pytest-django drops the test database (this fixture depends on it, so it
     ends first): the sockets' database threads (games/consumers.py) end, and their connections with them;
-    PostgreSQL refuses to drop a database that a connection still uses. So does the connection of asgiref's one
-    thread for thread-sensitive calls, where an async test's database calls ran: it is closed on that thread."""
+    PostgreSQL refuses to drop a database that a connection still uses."""
     yield
-    from asgiref.sync import SyncToAsync
-    from django.db import connections
-
     from games import consumers
 
     consumers.db_threads_stop()
-    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
 
 
 @pytest.fixture
