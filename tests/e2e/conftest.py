@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.core.cache import cache
+from django.db import connections
 
 from tests.servers import daphne, free_port
 
@@ -73,6 +74,9 @@ def browser(transactional_db):
         b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield b
         b.close()
+        # Beside the running loop, asgiref keeps this thread's database connection in the loop's context, where
+        # nothing after the test reaches it: closed here, or PostgreSQL would refuse to drop the test database.
+        connections.close_all()
 
 
 def _artifact_name(request) -> str:
