@@ -79,6 +79,9 @@ def test_the_ledger_tab_follows_the_hands_and_the_closed_room_settles_up(server,
     assert mei.page.locator("#ledger-settle .transfers li").count() == len(transfers)
     mei.screenshot("ledger-tab-settle-1280")
     ren.screenshot("ledger-tab-settle-360")
+    ren.page.reload()  # the closed table's address now leads to its settle-up, with a line that says why
+    assert ren.page.locator("#settle").count() == 1 and ren.page.locator("ul.messages li").count() == 1
+    ren.screenshot("ledger-reload-closed-360")
 
     # The ledger page of the closed room, on both screens, and its card.
     url = mei.page.locator("#ledger-panel .ledger-links a").first.get_attribute("href")
