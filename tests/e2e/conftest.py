@@ -33,6 +33,9 @@ SERVER_ENV = {
     "CELERY_TASK_ALWAYS_EAGER": "1",
     "GAMES_BOT_SECONDS": "0",  # eager: a bot's move is due at once, or nothing would ever wake it
     "GAMES_NEXT_HAND_SECONDS": "3600",
+    # Commands this process applies itself (`act`, the timers) reach the server's sockets through its watcher, not
+    # through a channel layer: through Redis it waits two passes, 10 s by default.
+    "GAMES_RESYNC_SECONDS": "1",
     "WELCOME_BEANS": "10000",
     "DJANGO_ALLOW_ASYNC_UNSAFE": "",
 }
