@@ -78,6 +78,7 @@ def bet_and_play(alice, bob):
     bob.wait_view("v.hand.over")
 
 
+@pytest.mark.services  # on PostgreSQL and Redis, as in production (.ci/run's second pass)
 def test_the_offer_after_a_hand_subscribes_and_a_hidden_table_gets_its_turn(push_server, service, players):
     base, vapid_public = push_server
     phone = Browser(service.endpoint("bob-phone"))
