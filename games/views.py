@@ -119,13 +119,14 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     """The table page of an open room, by its 4-digit code. An anonymous visitor is sent to log in
     and back here (login_required keeps the path in ?next=). A room that has closed since (a reload after the
     host closed it) sends whoever may read its ledger to the settle-up."""
-    found = selectors.open_room_by_code(code) if code.isdigit() and len(code) == 4 else None
-    if found is None:
+    try:
+        found = _open_room(code)
+    except Http404:
         closed = ledger.room_for(request.user, code)
-        if closed is not None and not closed.is_open:
-            messages.info(request, _("This room has closed. Here is how the night ended."))
-            return redirect(reverse("games:room_ledger", kwargs={"code": code}) + f"?room={closed.pk}")
-        raise Http404(_("No open room has this code."))
+        if closed is None or closed.is_open:
+            raise
+        messages.info(request, _("This room has closed. Here is how the night ended."))
+        return redirect(reverse("games:room_ledger", kwargs={"code": code}) + f"?room={closed.pk}")
     try:
         services.room_check_access(room=found, user=request.user)
     except services.GameError as e:
