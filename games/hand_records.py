@@ -1,18 +1,18 @@
 """Who else may read a hand record: the visits that make a user a watcher of a room, and the share links a reader
 of a hand makes and revokes (docs/rules.md, "Who may read a hand record"; the rule itself is
-games.selectors.hands_visible_to). Also what the record page's replay needs besides the record: each hand's value
-as it grew.
+games.selectors.hands_visible_to). Who may read a room's chain and list of hands, open or closed (`records_room`).
+Also what the record page's replay needs besides the record: each hand's value as it grew.
 """
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import selectors
+from games import ledger, selectors
 from games.engine.errors import RulesError
 from games.engine.rules import Rules
 from games.engine.variants import VARIANTS
 from games.models import Hand, HandShare, Room, RoomVisit
-from games.services import GameError
+from games.services import GameError, room_check_access
 
 SHARES_PER_HAND = 10  # a reader's open share links of one hand: enough to give out, few enough to keep track of
 
@@ -21,6 +21,34 @@ def room_visit_record(*, room: Room, user) -> None:
     """`user` came to `room`'s table: one row per user and room, keeping the first time (a later visit changes
     nothing, and two at once do not clash)."""
     RoomVisit.objects.bulk_create([RoomVisit(room=room, user=user)], ignore_conflicts=True)
+
+
+def room_records_readable(room: Room, user) -> bool:
+    """`user` may read `room`'s chain and list of hands (each hand's record still only for its readers,
+    selectors.hands_visible_to). While the room is open: whoever may enter it, as its table (room_check_access).
+    Once it is closed, nobody enters: the readers of its ledger, who are the readers of its hand records
+    (ledger.rooms_visible_to: who sat in it or came to its table, its host, its club's members, moderators)."""
+    if not room.is_open:
+        return ledger.rooms_visible_to(user).filter(pk=room.pk).exists()
+    try:
+        room_check_access(room=room, user=user)
+    except GameError:
+        return False
+    return True
+
+
+def records_room(user, code: str, room_id: int | None = None) -> Room | None:
+    """The room of `code` whose chain and hands `user` asks for, or None (the pages' 404): the open room of that code
+    when `user` may read it and `room_id` does not name another; else a closed room of that code that `user` may read,
+    the one `room_id` names or the newest (a closed room's code may have gone to a newer room since, as for its
+    ledger: ledger.room_for)."""
+    if not (len(code) == 4 and code.isdigit()):
+        return None
+    found = selectors.open_room_by_code(code)
+    if found is not None and room_id in (None, found.pk) and room_records_readable(found, user):
+        return found
+    closed = ledger.room_for(user, code, room_id)
+    return closed if closed is not None and not closed.is_open else None
 
 
 def hand_share_create(*, hand: Hand, by) -> HandShare:

@@ -29,9 +29,15 @@ CSV_HEADER = ["player", "bought_in", "topped_up", "taken_away", "on_table", "net
               "banker_result"]
 
 
-def _room(request: HttpRequest, code: str) -> Room:
+def room_id(request: HttpRequest) -> int | None:
+    """The room that `?room=` (or the posted `room`) names by its id, when it is a number: a room's code may have
+    gone to a newer room once it closed (the chain's and hands' pages read it too)."""
     value = request.GET.get("room") or request.POST.get("room") or ""
-    found = ledger.room_for(request.user, code, int(value) if value.isdigit() and len(value) < 19 else None)
+    return int(value) if value.isdigit() and len(value) < 19 else None
+
+
+def _room(request: HttpRequest, code: str) -> Room:
+    found = ledger.room_for(request.user, code, room_id(request))
     if found is None:
         raise Http404(_("There is no such room."))
     return found
@@ -40,7 +46,8 @@ def _room(request: HttpRequest, code: str) -> Room:
 def _urls(room: Room) -> dict[str, str]:
     query = f"?room={room.pk}"
     return {name: reverse(f"games:{view}", kwargs={"code": room.code}) + query for name, view in (
-        ("page", "room_ledger"), ("json", "room_ledger_json"), ("csv", "room_ledger_csv"), ("png", "room_settle_png"))}
+        ("page", "room_ledger"), ("json", "room_ledger_json"), ("csv", "room_ledger_csv"), ("png", "room_settle_png"),
+        ("chain", "room_chain"), ("hands", "room_hands"))}
 
 
 def _person(p: ledger.Person) -> dict:

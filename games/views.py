@@ -4,6 +4,7 @@ room page holds no cards at all, and a hand's record exists only once the hand i
 (selectors.hands_visible_to; anyone else gets 404, as for a record that does not exist)."""
 
 import time
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.db_router import reads_from_replica
-from games import distribution, hand_records, ledger, pages, selectors, services
+from games import distribution, hand_records, ledger, ledger_views, pages, selectors, services
 from games.engine import PRESETS
 from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
 from games.models import PRESET_CHOICES, Hand, Room
@@ -158,23 +159,55 @@ def _url(name: str, **kwargs) -> str:
     return reverse(name, kwargs=kwargs or None)
 
 
+def _records_room(request: HttpRequest, code: str) -> Room:
+    """The room whose chain or hands the user asks for (`?room=<id>` names a closed one), for its readers only
+    (hand_records.records_room): 404 for anyone else, as for a code no room has."""
+    found = hand_records.records_room(request.user, code, ledger_views.room_id(request))
+    if found is None:
+        raise Http404(_("There is no such room."))
+    return found
+
+
+def _records_url(name: str, found: Room, **params) -> str:
+    """A URL of `found`'s chain, hands or ledger: `?room=<id>` names a closed room, whose code a newer room may hold."""
+    query = {"room": found.pk, **params} if not found.is_open else params
+    return _url(name, code=found.code) + ("?" + urlencode(query) if query else "")
+
+
+def _closed_links(found: Room) -> dict:
+    """What a closed room's pages link to besides themselves (an open room's table links to them instead)."""
+    if found.is_open:
+        return {"closed": False}
+    return {"closed": True, "ledger_url": _records_url("games:room_ledger", found),
+            "chain_url": _records_url("games:room_chain", found), "hands_url": _records_url("games:room_hands", found)}
+
+
 @login_required
 def room_hands(request: HttpRequest, code: str) -> HttpResponse:
-    """The room's finished hands that the user may read, as the fragment the table's menu shows; 404 for whoever
-    may not enter the room (a club room's outsiders), like its page and socket."""
-    found = _open_room(code)
-    try:
-        services.room_check_access(room=found, user=request.user)
-    except services.GameError:
-        raise Http404(_("No open room has this code.")) from None
-    return render(request, "games/_room_hands.html", {"hands": pages.room_hands(found, request.user)})
+    """The room's finished hands that the user may read: the fragment the table's menu shows while the room is open;
+    once it is closed, a page of them, CHAIN_PAGE at a time up to hand `?upto=` (the newest first). 404 for whoever
+    may not read the room's chain (hand_records.room_records_readable), like its page and socket."""
+    found = _records_room(request, code)
+    if found.is_open:
+        return render(request, "games/_room_hands.html", {"hands": pages.room_hands(found, request.user)})
+    value = request.GET.get("upto", "")
+    hands = selectors.hands_visible_to(request.user).filter(room=found)
+    if value.isdigit() and len(value) < 10:
+        hands = hands.filter(number__lte=int(value))
+    hands = list(hands.order_by("-number")[:selectors.CHAIN_PAGE + 1])
+    older = hands[selectors.CHAIN_PAGE] if len(hands) > selectors.CHAIN_PAGE else None
+    return render(request, "games/room_hands.html", {
+        "room": found, "hands": hands[:selectors.CHAIN_PAGE], **_closed_links(found),
+        "older_url": _records_url("games:room_hands", found, upto=older.number) if older else None,
+    })
 
 
 @login_required
 def room_hand(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """Hand `number` of an open room: its record page, for those who may read it (the table links here by hand
-    number, which the live view knows; the record's own URL has the hand's key)."""
-    found = get_object_or_404(selectors.hands_visible_to(request.user), room=_open_room(code), number=number)
+    """Hand `number` of a room: its record page, for those who may read it (the table links here by hand number,
+    which the live view knows; the record's own URL has the hand's key). `?room=<id>` names a closed room."""
+    found = get_object_or_404(selectors.hands_visible_to(request.user), room=_records_room(request, code),
+                              number=number)
     return redirect(found)
 
 
@@ -232,7 +265,11 @@ def _hand_page(request: HttpRequest, found: Hand, *, json_url: str, **extra) -> 
     seed_rows = [{**x, "name": record["names"].get(x["seat"], x["seat"])} for x in record["seeds"] or []]
     page = pages.hand_page(selectors.hand_record(found))
     totals = hand_records.hand_totals(found.rules, page["events"])  # the replay's totals (static/js/replay.js)
-    return render(request, "games/hand.html", {**page, **extra, "record": record, "seed_rows": seed_rows,
+    room = found.room
+    links = {"closed": not room.is_open}
+    if hand_records.room_records_readable(room, request.user):  # not every reader a share link brings
+        links = {**_closed_links(room), "chain_url": _records_url("games:room_chain", room)}
+    return render(request, "games/hand.html", {**page, **extra, **links, "record": record, "seed_rows": seed_rows,
                                                "json_url": json_url, "totals": totals})
 
 
@@ -322,15 +359,12 @@ def hand_shared_json(request: HttpRequest, token: str) -> JsonResponse:
 
 
 def _chain(request: HttpRequest, code: str) -> tuple[Room, dict]:
-    """The room and one page of its chain file. A room's chain is for whoever may enter the open room, as its list
-    of hands is (404 for anyone else)."""
-    found = _open_room(code)
-    try:
-        services.room_check_access(room=found, user=request.user)
-    except services.GameError:
-        raise Http404(_("No open room has this code.")) from None
+    """The room and one page of its chain file. A room's chain is for the readers of the room (whoever may enter it
+    while it is open, the readers of its hand records once it is closed: hand_records.records_room), as its list of
+    hands is; 404 for anyone else."""
+    found = _records_room(request, code)
     value = request.GET.get("upto", "")
-    rows = selectors.room_chain(found, request.user, upto=int(value) if value.isdigit() else None)
+    rows = selectors.room_chain(found, request.user, upto=int(value) if value.isdigit() and len(value) < 10 else None)
     return found, {"format": selectors.CHAIN_FORMAT, "room": found.code, "hands": rows}
 
 
@@ -341,10 +375,12 @@ def room_chain(request: HttpRequest, code: str) -> HttpResponse:
     """The room's hash chain, checked in the browser (static/js/chain.js), with its file for the offline verifier."""
     found, data = _chain(request, code)
     rows = data["hands"]
-    query = f"?upto={rows[-1]['hand_no']}" if rows and "upto" in request.GET else ""
+    upto = {"upto": rows[-1]["hand_no"]} if rows and "upto" in request.GET else {}
     return render(request, "games/chain.html", {
-        "room": found, "rows": rows, "data": data, "json_url": _url("games:room_chain_json", code=found.code) + query,
-        "older_url": f"?upto={rows[0]['hand_no'] - 1}" if rows and rows[0]["hand_no"] > 1 else None,
+        "room": found, "rows": rows, "data": data, **_closed_links(found),
+        "json_url": _records_url("games:room_chain_json", found, **upto),
+        "older_url": _records_url("games:room_chain", found, upto=rows[0]["hand_no"] - 1)
+        if rows and rows[0]["hand_no"] > 1 else None,
     })
 
 
