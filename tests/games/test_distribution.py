@@ -176,6 +176,7 @@ def test_a_small_sample_shows_the_counts_and_no_test():
     # The counts themselves, every card named by its rank's row and its suit's column, not by its code.
     assert len(re.findall(r'<td class="num" data-card="', game)) == 52
     assert sum(int(n) for n in re.findall(r'data-card="\w+"><strong>(\d+)</strong>', game)) == 10
+    assert game.count('<span class="muted small">0.19</span></td>') == 52  # 10/52 each: two decimals below 10
     assert [h for h in re.findall(r'<span aria-hidden="true">(.)</span>', game)] == ["♠", "♥", "♦", "♣"]
     assert not re.search(r">(AS|10H|KC)<", game)
     assert "<details" in game and " open" not in game.split(">")[0]  # folded until opened (a wide screen's script)
