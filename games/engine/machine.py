@@ -847,6 +847,7 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
     else:
         source = list(DECKS[r.deck])
     top = _top_cards(source, args.get("deck") or [])
+    wait = _seed_wait_arg(args.get("seed_wait"))
     s.commitment = commitment(seed_hex)
     s.next_seed = s.next_commitment = None
     # The stock is shuffled at the deal, once the players' seeds are in (`_seal_deal`).
@@ -858,6 +859,8 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
         "results": [], "deltas": {}, "bank_empty": False, "over": False, "sitting_out": [],
     }
     h = s.hand
+    if wait is not None:
+        h["seed_wait"], h["awaiting"] = wait, []
     for x in playing:
         if x not in challengers:
             h["sitting_out"].append(x["id"])
@@ -893,6 +896,62 @@ def _top_cards(source: list[str], top) -> list[str]:
     return list(top)
 
 
+def _seed_wait_arg(wait) -> dict | None:
+    """``start_hand``'s ``seed_wait``: ``{"seconds": n, "seats": [seat ids]}``, the seats whose own seed the deal
+    waits for, n seconds at most (the services name the seats whose browser sends seeds; docs/fairness.md). None
+    (scripts, simulations): the deal never waits."""
+    if wait is None:
+        return None
+    if not isinstance(wait, dict) or set(wait) != {"seconds", "seats"}:
+        raise EngineError("bad_command", "seed_wait is an object with seconds and seats.")
+    seconds, seats = wait["seconds"], wait["seats"]
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds <= 3600:
+        raise EngineError("bad_command", "seed_wait's seconds are a number above zero.")
+    if not isinstance(seats, list) or not all(isinstance(x, str) for x in seats):
+        raise EngineError("bad_command", "seed_wait's seats are a list of seat ids.")
+    return {"seconds": seconds, "seats": list(seats)}
+
+
+def _await_seeds(t: Table) -> bool:
+    """Betting has closed: when the hand waits for seeds (``seed_wait``), the awaited seats that play in it and have
+    sent no seed yet hold the deal back until theirs come (`_take_seed`) or the deadline passes (`do_timeout`).
+    Once per hand. True while the deal waits."""
+    h = t.s.hand
+    wait = h.get("seed_wait")
+    if not wait:
+        return False
+    h["seed_wait"] = None
+    h["awaiting"] = _still_awaited(t, wait["seats"])
+    if not h["awaiting"]:
+        return False
+    t.set_deadline(wait["seconds"], h["awaiting"])
+    for seat_id in h["awaiting"]:
+        t.emit("seed_awaited", seat=seat_id, hand_no=h["no"])
+    return True
+
+
+def _still_awaited(t: Table, seats: list[str]) -> list[str]:
+    """Of ``seats``, those in the hand (a stake, the bank, a side bet), not leaving, whose seed is not in."""
+    s, h = t.s, t.s.hand
+    playing = set(h["bets"]) | set(h["side"]) | {s.banker}
+    out = []
+    for seat_id in seats:
+        seat = s.seat(seat_id)
+        if seat is not None and seat_id in playing and not seat["leaving"] and seat_id not in s.seeds:
+            out.append(seat_id)
+    return out
+
+
+def _awaited_arrived(t: Table) -> None:
+    """A seed came, or an awaited seat left: the deal goes ahead once no awaited seed is missing."""
+    h = t.s.hand
+    h["awaiting"] = _still_awaited(t, h["awaiting"])
+    if h["awaiting"]:
+        t.s.deadline_for = list(h["awaiting"])
+    else:
+        _deal(t)
+
+
 def _seal_deal(t: Table) -> None:
     """Betting closes: every seat's seed in seat order (a player's own, else the one the server seed fixes), the
     deal key, and the stock in its order (a stacked ``top`` first, the rest shuffled). docs/fairness.md."""
@@ -925,7 +984,9 @@ def _betting_deadline(t: Table) -> None:
 
 def _maybe_close_betting(t: Table) -> None:
     h = t.s.hand
-    if all(b["confirmed"] for b in h["bets"].values()) and all(b["confirmed"] for b in h["side"].values()):
+    if h.get("awaiting"):
+        _awaited_arrived(t)  # every bet is in already: the deal waits only for seeds
+    elif all(b["confirmed"] for b in h["bets"].values()) and all(b["confirmed"] for b in h["side"].values()):
         close_betting(t)
     else:
         t.s.deadline_for = [k for k, b in list(h["bets"].items()) + list(h["side"].items()) if not b["confirmed"]]
@@ -1056,8 +1117,9 @@ def _default_stake(t: Table, seat_id: str) -> None:
 
 
 def close_betting(t: Table) -> None:
-    """Betting closes: defaults, the order, the deal (rules/README.md "Phases", steps 1-3)."""
-    s, r, h = t.s, t.rules, t.s.hand
+    """Betting closes: defaults, then the deal, unless it waits for seeds first (rules/README.md "Phases", steps 1-3;
+    docs/fairness.md)."""
+    h = t.s.hand
     for seat_id, bet in h["bets"].items():
         if not bet["confirmed"]:
             _default_stake(t, seat_id)
@@ -1065,6 +1127,15 @@ def close_betting(t: Table) -> None:
         del h["side"][seat_id]  # an unconfirmed side bettor does not bet this hand
         t.emit("side_bet_skipped", seat=seat_id)
     h["side_order"] = [x for x in h["side_order"] if x in h["side"]]
+    if not _await_seeds(t):
+        _deal(t)
+
+
+def _deal(t: Table) -> None:
+    """Every bet is in, and every awaited seed (or the wait's deadline): the deal key, the order, the cards."""
+    s, r, h = t.s, t.rules, t.s.hand
+    if h.get("awaiting"):
+        h["awaiting"] = []
     _seal_deal(t)
     mains = [x for x in s.main_seats() if x["id"] in h["bets"] or x["id"] == s.banker]
     ids = [x["id"] for x in mains]
@@ -1270,7 +1341,12 @@ def do_timeout(t: Table, actor: str, args: dict) -> None:
     s = t.s
     if actor != "system":
         raise EngineError("not_allowed", "Only the table applies timeouts.")
-    if s.phase == "betting":
+    if s.phase == "betting" and s.hand.get("awaiting"):
+        # The wait for seeds is over: the seats whose seed did not come get the one the server seed fixes.
+        for seat_id in _still_awaited(t, s.hand["awaiting"]):
+            t.emit("seed_missing", seat=seat_id, hand_no=s.hand["no"])
+        _deal(t)
+    elif s.phase == "betting":
         close_betting(t)
     elif s.phase == "playing":
         seat_id, i = s.hand["turn"]
@@ -1346,7 +1422,7 @@ def finish_hand(t: Table) -> None:
     }
     s.last_hand["chain"] = s.chain = chain_hash(s.last_hand)
     t.emit("hand_over", hand_no=h["no"], seed=h["seed"], commitment=h["commitment"], dealt=h["dealt"],
-           deck=r.deck, source=h["source"] if s.shoe is not None else None, reshuffles=h["reshuffles"],
+           deck=r.deck, source=s.last_hand["source"], reshuffles=h["reshuffles"],
            seeds=h["seeds"], prev=h["prev"], chain=s.chain)
     _after_hand_bank(t)
 
@@ -1395,6 +1471,8 @@ def _take_seed(t: Table, actor: str, seed_hex, quiet: bool = False) -> None:
         raise EngineError("no_commitment", "No seed is committed for the next hand yet: send yours once it is.")
     s.seeds[actor] = seed
     t.emit("seed_received", seat=actor, hand_no=hand_no, seed=seed)
+    if s.phase == "betting" and s.hand.get("awaiting"):
+        _awaited_arrived(t)
 
 
 def _summary(t: Table, ph: dict) -> dict:
