@@ -145,8 +145,10 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "buy_in_min": found.buy_in_min, "buy_in_max": found.buy_in_max, "buy_in_default": buy_in_default,
             "user": request.user.pk,
             "host": found.host_id, "preset": found.preset, "server_now": time.time(),
-            "hands_url": _url("games:room_hands", code=found.code),
-            "hand_url": _url("games:room_hand", code=found.code, number=0).replace("/0/", "/{n}/"),
+            # The menu's list and a hand by number, of this room even once it has closed and its code moved on.
+            "hands_url": _url("games:room_hands", code=found.code) + f"?room={found.pk}&menu=1",
+            "hand_url": _url("games:room_hand", code=found.code, number=0).replace("/0/", "/{n}/")
+            + f"?room={found.pk}",
             "lobby_url": _url("games:lobby"), "verify_url": _url("games:verify"),
         },
         "balances": balances_for(request.user),
@@ -184,11 +186,12 @@ def _closed_links(found: Room) -> dict:
 
 @login_required
 def room_hands(request: HttpRequest, code: str) -> HttpResponse:
-    """The room's finished hands that the user may read: the fragment the table's menu shows while the room is open;
-    once it is closed, a page of them, CHAIN_PAGE at a time up to hand `?upto=` (the newest first). 404 for whoever
-    may not read the room's chain (hand_records.room_records_readable), like its page and socket."""
+    """The room's finished hands that the user may read: the fragment the table's menu shows (`?menu=1`, or any
+    request while the room is open: a table still on screen asks for it after the room closed too); else, once it is
+    closed, a page of them, CHAIN_PAGE at a time up to hand `?upto=` (the newest first). 404 for whoever may not read
+    the room's chain (hand_records.room_records_readable), like its page and socket."""
     found = _records_room(request, code)
-    if found.is_open:
+    if found.is_open or request.GET.get("menu") == "1":
         return render(request, "games/_room_hands.html", {"hands": pages.room_hands(found, request.user)})
     value = request.GET.get("upto", "")
     hands = selectors.hands_visible_to(request.user).filter(room=found)

@@ -295,6 +295,26 @@ def test_the_hands_page_of_a_closed_room_lists_the_hands_and_says_it_is_closed(p
     assert "Esta sala está cerrada." in spanish
 
 
+def test_a_table_still_on_screen_after_the_close_gets_its_menus_list_and_its_hands_by_number(people):
+    room = services.room_create(host=people["alice"], preset="ten-half", overrides={"first_banker": "first-seated",
+                                                                                      "host_banks": False})
+    services.seat_take(room_id=room.pk, user=people["bob"], buy_in=500)
+    services.seat_take(room_id=room.pk, user=people["chen"], buy_in=500)
+    services.seat_take(room_id=room.pk, user=people["dara"], buy_in=500, role="side")
+    hand = hand_of(room, people, 1)
+    chen = browser(people["chen"])
+    client = chen.get(room.get_absolute_url()).context["client"]  # the table page's links, made while it is open
+    assert chen.get(client["hands_url"]).status_code == 200
+    services.room_close(room_id=room.pk, by=people["alice"])
+    newer = services.room_create(host=people["gus"], preset="ten-half")
+    Room.objects.filter(pk=newer.pk).update(code=room.code)  # the code has moved on by the time the menu asks
+    fragment = chen.get(client["hands_url"]).content.decode()
+    assert "<html" not in fragment and hand.get_absolute_url() in fragment  # the menu's list, not a page in it
+    answer = chen.get(client["hand_url"].replace("{n}", "1"))
+    assert answer.status_code == 302 and answer.url == hand.get_absolute_url()
+    assert browser(people["gus"]).get(client["hands_url"]).status_code == 404
+
+
 def test_a_closed_rooms_hand_page_says_so_and_keeps_its_link_to_the_chain(people, closed):
     room, hands = closed
     chen = browser(people["chen"])
