@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.db_router import reads_from_replica
-from games import distribution, hand_records, ledger, ledger_views, pages, selectors, services
+from games import distribution, hand_records, ledger, ledger_views, pages, practice_seeds, selectors, services
 from games.engine import PRESETS
 from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
 from games.models import PRESET_CHOICES, Hand, Room
@@ -40,6 +40,7 @@ def _lobby(request: HttpRequest, *, room_form=None, knobs=None, join_form=None, 
         "join_form": join_form or JoinForm(),
         "my_rooms": pages.my_rooms(request.user),
         "presets": PRESET_CHOICES,
+        "practice_commitment": practice_seeds.practice_commitment(request.session),
     }, status=status)
 
 
@@ -100,8 +101,15 @@ def practice(request: HttpRequest) -> HttpResponse:
     seated as a challenger, a bot holds the bank and the first hand is dealt (services.practice_open)."""
     form = PracticeForm(request.POST)
     preset = form.cleaned_data["preset"] if form.is_valid() else "ten-half"
+    # The browser's seed for the first deal, drawn after the lobby showed the commitment it brings back
+    # (games/practice_seeds.py): a malformed one is refused (bad_seed) before anything is taken or created.
+    seed = request.POST.get("seed") or None
     try:
-        room = services.practice_open(user=request.user, preset=preset)
+        if seed is not None:
+            services.check_seed(seed)
+        server_seed = practice_seeds.take_practice_seed(request.session, request.POST.get("commitment"))
+        room = services.practice_open(user=request.user, preset=preset, seed=seed, server_seed=server_seed,
+                                      await_seed=True)
     except services.GameError as e:
         messages.error(request, e.message)
         return redirect("games:lobby")

@@ -21,7 +21,7 @@ The modules, in layers: each imports only modules listed before it.
 - moves.py     seats, bots, top-ups, the host's start, sit-out and close, absent seats away, the one thing due now
 - clock.py     table_wake, sweep (games/tasks.py runs them)
 - commands.py  action_submit
-- rooms.py     room_create, practice_open, room_check_access, room_close, seat_remove, room_rules_update, seat_take, seat_leave
+- rooms.py     room_create, practice_open, check_seed, room_check_access, room_close, seat_remove, room_rules_update, seat_take, seat_leave
 - chat.py      chat_post
 - names.py     display_name_sync (a renamed player's seats)
 Callers use this package's names (`services.action_submit`, `from games.services import GameError`). Tests
@@ -43,6 +43,7 @@ from games.services.errors import GameError, Result
 from games.services.names import display_name_sync
 from games.services.presence import PROCESS_BEAT, presence_set, process_beat
 from games.services.rooms import (
+    check_seed,
     practice_open,
     room_check_access,
     room_close,
@@ -56,7 +57,7 @@ from games.services.save import RELEASE_AWAY
 
 __all__ = [
     "ACTIONS_PER_USER", "ARG_TYPES", "PLAYER_ACTIONS", "PROCESS_BEAT", "RELEASE_AWAY", "ROOM_ACTIONS", "GameError",
-    "Result", "action_submit", "away_release_seconds", "chat_post", "display_name_sync", "practice_open",
+    "Result", "action_submit", "away_release_seconds", "chat_post", "check_seed", "display_name_sync", "practice_open",
     "presence_set", "process_beat", "room_check_access", "room_close", "room_create", "room_rules_update",
     "seat_leave", "seat_remove", "seat_take", "storable_text", "sweep", "table_wake",
 ]

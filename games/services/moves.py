@@ -215,7 +215,28 @@ def _start_hand(run: _Run) -> None:
         if _practice_bank_offer(run):
             return  # the hand starts once the newcomer took or declined the bank
     # The hand takes the seed committed between hands (save.py, `_commit_next_seed`); this one only when none is.
-    run.apply("system", "start_hand", {"seed_hex": secrets.token_hex(32)})
+    args = {"seed_hex": secrets.token_hex(32)}
+    wait = _seed_wait(run)
+    if wait is not None:
+        args["seed_wait"] = wait
+    run.apply("system", "start_hand", args)
+
+
+# The longest a deal waits for an awaited seat's own seed (docs/fairness.md, "Who commits what, when"): an open
+# table page sends it at once (static/js/table.js, `offerSeed`), so the wait is a round trip unless something is wrong.
+SEED_WAIT_SECONDS = 5
+
+
+def _seed_wait(run: _Run) -> dict | None:
+    """The seats whose own seed the hand's deal waits for: each human seat whose page sends seeds (one came from it at
+    this table: meta["seeders"], save.py) and is open now (presence.py), and the practice newcomer whose click brought
+    none (meta["await_seed"], rooms.practice_open). Bots, scripts and seats with no page open are never waited for."""
+    meta = run.meta
+    seeders = [x for x in meta.get("seeders", {}) if meta["sockets"].get(x)]
+    absent = _absent(run) if seeders else {}
+    seats = [x for x in seeders if x not in absent]
+    seats += [x for x in meta.get("await_seed", []) if x not in seats]
+    return {"seconds": SEED_WAIT_SECONDS, "seats": seats} if seats else None
 
 
 # A practice room offers the bank to its player after this many hands with a bot banker, and again after as many
@@ -291,7 +312,9 @@ def _due(run: _Run) -> str:
             # A bot decides from its own view, so this is a bug; the deadline still moves the table on.
             logger.error("bot %s at room %s refused: %s %s -> %s", seat_id, run.room.pk, action, args, e.code)
     if s.deadline is not None and now >= s.deadline:
-        for seat_id in s.deadline_for:
+        # A seed that did not come in time is no move the player missed: it counts for no away streak.
+        waited = s.phase == "betting" and s.hand.get("awaiting")
+        for seat_id in [] if waited else s.deadline_for:
             info = meta["seats"].get(seat_id)
             if info and not info["bot"] and seat_id not in meta["timed"]:
                 meta["timed"].append(seat_id)

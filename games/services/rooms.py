@@ -1,5 +1,6 @@
-"""Rooms: open one (`room_create`, or a practice table dealt at once: `practice_open`), who may enter, close it,
-take a seat away, change its rules, and a seat taken or left as a command. Above commands.py.
+"""Rooms: open one (`room_create`, or a practice table dealt at once: `practice_open`, whose click may bring the
+player's seed: `check_seed`), who may enter, close it, take a seat away, change its rules, and a seat taken or left
+as a command. Above commands.py.
 """
 
 import secrets
@@ -8,7 +9,8 @@ from django.db import IntegrityError, transaction
 from django.utils.formats import localize
 from django.utils.translation import gettext as _
 
-from games.engine import RulesError, new_table, rules_from, state_to_json
+from games.engine import EngineError, RulesError, new_table, rules_from, state_to_json
+from games.engine.shuffle import seed_bytes
 from games.models import ClubMember, Room, Table
 from games.services import moves
 from games.services.commands import action_submit
@@ -85,20 +87,40 @@ def room_create(
     raise GameError("no_code", _("Every room code is taken; try again in a moment."))
 
 
+def check_seed(seed) -> None:
+    """A player's seed is 64 hexadecimal digits (32 bytes); anything else raises GameError `bad_seed`."""
+    try:
+        seed_bytes(seed)
+    except EngineError:
+        raise GameError("bad_seed", _("A seed is 64 hexadecimal digits (32 bytes).")) from None
+
+
 # The newcomer's buy-in at a practice table, in base stakes (the room page's default, within the room's limits).
 PRACTICE_BUY_IN_STAKES = 50
 
 
-def practice_open(*, user, preset: str) -> Room:
+def practice_open(*, user, preset: str, seed: str | None = None, server_seed: str | None = None,
+                  await_seed: bool = False) -> Room:
     """Practice in one click: an AI room (points) with the user seated as a challenger beside the bots, a bot
     holding the bank and the first hand dealt, all in one locked transaction. The user's seat is `no_bank`: the
     bank comes to them only as an offer (moves.PRACTICE_BANK_OFFER_AFTER), never by itself (docs/rules.md).
     So that the first decision comes at once, the bots bet the first hand now (they bet at once anyway: their
     stake is the base stake, bots.default_stake) and the user's stake is set to the base stake, one Confirm away.
-    Raises GameError (nothing is created) when the user cannot buy in."""
+
+    The fair deal (docs/fairness.md, "Who commits what, when"): `server_seed` is the seed whose SHA-256 the lobby
+    showed before the browser drew `seed` (games/practice_seeds.py). The table commits to it before the user sits,
+    and `seed` comes in with the seat, so the first deal has it. A `seed` without `server_seed` is left out: the
+    server would have seen it before choosing its own. `await_seed` (the practice button): when no seed came with
+    the click, the first deal waits for the one the table page sends (moves.SEED_WAIT_SECONDS at most).
+    Raises GameError (nothing is created) for a malformed seed (`bad_seed`) or when the user cannot buy in."""
+    if seed is not None:
+        check_seed(seed)
+    if server_seed is None:
+        seed = None
     with transaction.atomic():
         room = room_create(host=user, preset=preset, kind=Room.Kind.AI)
         run = _locked(room.pk)
+        run.apply("system", "commit_seed", {"seed_hex": server_seed or secrets.token_hex(32)})
         base = run.state.rules.base_stake
         available = balances_for(user)[Currency.POINTS]["available"]
         buy_in = min(room.buy_in_max, max(room.buy_in_min, base * PRACTICE_BUY_IN_STAKES), available)
@@ -107,13 +129,16 @@ def practice_open(*, user, preset: str) -> Room:
                             % {"n": localize(room.buy_in_min)})
         try:
             # Position 1, the banker's left: in the games played in seat order the newcomer acts first.
-            seat_id = _sit(run, user, role="main", buy_in=buy_in, position=1)  # the bots fill the other seats
+            seat_id = _sit(run, user, role="main", buy_in=buy_in, position=1, seed=seed)  # bots fill the others
         except wallets.WalletError as e:
             raise GameError(e.code, e.message) from None
         run.apply("system", "set_seat", {"seat": seat_id, "no_bank": True})
         banker = next(x for x in run.state.main_seats() if x["position"] == 0)
         run.apply(banker["id"], "open_bank", {"amount": banker["stack"]})
+        if await_seed and seed is None:
+            run.meta["await_seed"] = [seat_id]
         moves._start_hand(run)  # through the module: where tests stack a hand's deck
+        run.meta.pop("await_seed", None)  # the first hand's only
         while run.state.phase == "betting" and (due := _bots_due(run.state, run.meta)) is not None:
             run.apply(*due)
         hand = run.state.hand

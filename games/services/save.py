@@ -146,8 +146,8 @@ def _move_chips(run: _Run, after: dict, events: list[dict], version: int) -> Non
         info = run.meta["seats"].pop(seat_id)
         run.left_seats[seat_id] = info
         run.meta["users"].pop(str(info["user"]), None)
-        for bookkeeping in ("away", "streak", "sockets", "absent"):
-            run.meta[bookkeeping].pop(seat_id, None)
+        for bookkeeping in ("away", "streak", "sockets", "absent", "seeders"):
+            run.meta.get(bookkeeping, {}).pop(seat_id, None)
         hold = Account(pk=info["hold"], user_id=info["user"], currency=run.room.currency, kind=Account.Kind.HOLD)
         wallets.hold_release(hold=hold, idempotency_key=f"release:room{run.room.pk}:{seat_id}",
                              reason=RELEASE_AWAY if event.get("why") == "away" else "")
@@ -177,7 +177,8 @@ def _record_hand_end(run: _Run, hand_id: int | None, after: dict) -> None:
 
 
 def _bookkeeping(run: _Run, events: list[dict]) -> None:
-    """Timeout streaks and away marks: AWAY_AFTER_HANDS hands in a row played by timeouts -> away."""
+    """Timeout streaks and away marks (AWAY_AFTER_HANDS hands in a row played by timeouts -> away), and the seats whose
+    page sends seeds (meta["seeders"]: a seed came from the seat itself; bots never send one)."""
     meta, state = run.meta, run.state
     types = {e["type"] for e in events}
     if run.room.kind == Room.Kind.AI and "seat_left" in types and not state.seats:
@@ -185,6 +186,11 @@ def _bookkeeping(run: _Run, events: list[dict]) -> None:
         Room.objects.filter(pk=run.room.pk).update(status=Room.Status.CLOSED, closed_at=timezone.now())
         run.room.status = Room.Status.CLOSED
         meta["started"] = False
+    for actor, event in run.events:
+        if event["type"] == "seed_received" and event["seat"] == actor and actor in meta["seats"] \
+                and not meta["seats"][actor]["bot"]:
+            # This seat's page sends seeds: from now on its deals wait for them (moves.py, `_seed_wait`).
+            meta.setdefault("seeders", {})[actor] = True
     if "hand_started" in types:
         meta["acted"], meta["timed"] = [], []
     if "hand_over" not in types:

@@ -204,6 +204,8 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
     hand_over: gettext("Hand %(n)s is over; its server seed is revealed."),
     seed_committed: gettext("The server's seed for hand %(n)s is committed."),
     seed_received: gettext("%(name)s's seed goes into the deal of hand %(n)s."),
+    seed_awaited: gettext("The deal waits a moment for %(name)s's seed."),
+    seed_missing: gettext("%(name)s's seed did not come: the deal of hand %(n)s uses the one the server seed fixes."),
     bank_opened: gettext("%(name)s opens the bank with %(amount)s."), bank_declined: gettext("%(name)s declines the bank."),
     bank_taken: gettext("%(name)s takes the bank."), bank_passed: gettext("%(name)s passes the bank."),
     bank_refilled: gettext("%(name)s refills the bank with %(amount)s; it holds %(bank)s."),
@@ -212,7 +214,7 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
     banker_steps_down: gettext("%(name)s lost chips as the banker and steps down."),
     bank_vacant: gettext("Nobody holds the bank: any player may open it."),
   });
-  const MINOR = new Set(["bet_changed", "side_bet_changed", "seed_committed", "seed_received", "shoe_reshuffled"]);
+  const MINOR = new Set(["bet_changed", "side_bet_changed", "seed_committed", "seed_received", "seed_awaited", "shoe_reshuffled"]);
   // The events' fields that are chips, grouped the page language's way in the lines (format.js).
   const AMOUNTS = ["amount", "bank", "stack", "stake", "jackpot", "cover", "returned", "paid", "due"];
 

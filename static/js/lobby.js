@@ -26,10 +26,15 @@ if (form) {
 }
 
 // The practice buttons: one click opens one table (a second click while the first loads would open another).
+// The click brings this browser's seed for the first deal (docs/fairness.md): 32 random bytes drawn now, after the
+// page showed the commitment to the server's seed that the form sends back with it.
+const randomSeed = () => [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
+
 for (const practice of document.querySelectorAll("form.practice-form")) {
   practice.addEventListener("submit", (event) => {
     if (practice.dataset.sent) { event.preventDefault(); return; }
     practice.dataset.sent = "1";
+    practice.querySelector("[name=seed]").value = randomSeed();
     for (const button of document.querySelectorAll("form.practice-form button")) button.disabled = true;
   });
 }

@@ -1,17 +1,24 @@
 """Practice in one click (services.practice_open): the newcomer is dealt into a hand as a challenger with a bot
 holding the bank, and the bank comes to them only as an offer after PRACTICE_BANK_OFFER_AFTER hands, which they
-may decline (docs/rules.md, "Live tables")."""
+may decline (docs/rules.md, "Live tables"). The click brings the browser's seed, drawn after the lobby showed the
+commitment to the table's server seed, so the first deal has it; without it the deal waits for the table page's
+(docs/fairness.md)."""
+
+import hashlib
+import re
 
 import pytest
 from django.urls import reverse
 
 from games import services
-from games.engine import PRESETS
+from games.engine import PRESETS, verify
 from games.engine.cards import DECKS, rank
-from games.models import Hand, Room
-from games.services.moves import PRACTICE_BANK_OFFER_AFTER
+from games.engine.shuffle import ZERO_CHAIN, commitment
+from games.models import Hand, HandEvent, Room
+from games.practice_seeds import SESSION_KEY
+from games.services.moves import PRACTICE_BANK_OFFER_AFTER, SEED_WAIT_SECONDS
 from games.services.rooms import PRACTICE_BUY_IN_STAKES
-from tests.games.conftest import act, assert_holds_match_table, assert_ledger_clean, seat_of, state, table
+from tests.games.conftest import act, assert_holds_match_table, assert_ledger_clean, expire, seat_of, state, table
 from wallets.selectors import balances_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -173,3 +180,183 @@ def test_the_practice_button_deals_the_user_in(alice_client, cast):
     room = Room.objects.get(host=cast["alice"])
     assert page.status_code == 302 and page["Location"] == room.get_absolute_url()
     assert seat_of(room, cast["alice"]) is not None and state(room)["phase"] == "betting"
+
+
+# --- the player's seed in the first deal (docs/fairness.md, "Who commits what, when") ----------------------------
+
+MINE = hashlib.sha256(b"mei's seed").hexdigest()
+SERVER = hashlib.sha256(b"the lobby's server seed").hexdigest()
+BAD_SEEDS = ["ab" * 31, "ab" * 33, "zz" * 32, "ab " * 21 + "a", "é" * 64]
+
+
+def connect(room, user, socket="tab-1"):
+    services.presence_set(room_id=room.pk, user=user, connected=True, socket=socket)
+
+
+def seeds_of(hand: Hand) -> dict:
+    return {x["seat"]: x for x in hand.summary["seeds"]}
+
+
+def finish_hand(room, user, number: int) -> Hand:
+    for _ in range(30):
+        hand = Hand.objects.filter(room=room, number=number, ended_at__isnull=False).first()
+        if hand is not None:
+            return hand
+        play_my_part(room, user)
+    raise AssertionError(f"hand {number} never ended")
+
+
+@pytest.mark.parametrize("preset", GAMES)
+def test_the_seed_of_the_practice_click_is_in_the_first_deal(cast, preset):
+    room = services.practice_open(user=cast["alice"], preset=preset, seed=MINE, server_seed=SERVER, await_seed=True)
+    s, me = state(room), seat_of(room, cast["alice"])
+    assert s["commitment"] == commitment(SERVER)  # the one the lobby showed before the browser drew its seed
+    if PRESETS[preset].fixed_stake:  # dealt already, with the seed: the first decision did not wait
+        assert s["phase"] == "playing" and s["hand"]["turn"][0] == me
+        assert {x["seat"]: x["seed"] for x in s["hand"]["seeds"] if x["by"] == "player"} == {me: MINE}
+    else:
+        assert s["phase"] == "betting" and s["seeds"] == {me: MINE} and s["deadline_for"] == [me]
+    hand = finish_hand(room, cast["alice"], 1)
+    assert seeds_of(hand)[me] == {"seat": me, "seed": MINE, "by": "player"}
+    assert {x["by"] for seat, x in seeds_of(hand).items() if seat != me} == {"bot"}
+    r = hand.summary
+    assert verify(hand.commitment, hand.seed, r["dealt"], deck=PRESETS[preset].deck, seeds=r["seeds"], hand_no=1,
+                  prev=ZERO_CHAIN)
+    assert not HandEvent.objects.filter(hand=hand, type__in=["seed_awaited", "seed_missing"]).exists()
+
+
+@pytest.mark.parametrize("preset", ["zhejiang-ten-half", "ten-half"])
+def test_without_the_click_seed_the_first_deal_waits_for_the_page_and_deals_with_its_seed(cast, clock, preset):
+    room = services.practice_open(user=cast["alice"], preset=preset, await_seed=True)
+    me = seat_of(room, cast["alice"])
+    if not PRESETS[preset].fixed_stake:
+        act(room, cast["alice"], "confirm")  # a confirm without a seed: the deal waits for it
+    s = state(room)
+    assert s["phase"] == "betting" and s["hand"]["awaiting"] == [me] and s["deadline_for"] == [me]
+    assert s["deadline"] == pytest.approx(clock() + SEED_WAIT_SECONDS, abs=2)
+    assert s["hand"]["dealt"] == []
+    act(room, cast["alice"], "seed", seed=MINE)  # what the table page sends by itself (table.js, offerSeed)
+    s = state(room)
+    assert s["phase"] == "playing" and s["hand"]["awaiting"] == []
+    hand = finish_hand(room, cast["alice"], 1)
+    assert seeds_of(hand)[me] == {"seat": me, "seed": MINE, "by": "player"}
+
+
+def test_after_the_deadline_the_first_deal_is_the_servers_and_the_record_says_whose_seed_was_missing(cast, clock):
+    room = services.practice_open(user=cast["alice"], preset="zhejiang-ten-half", await_seed=True)
+    me = seat_of(room, cast["alice"])
+    assert state(room)["hand"]["awaiting"] == [me]
+    assert expire(room, clock) == "timeout"
+    s = state(room)
+    assert s["phase"] == "playing" and me not in table(room).meta["timed"]  # a missing seed is no missed move
+    hand = Hand.objects.get(room=room, number=1)
+    missing = HandEvent.objects.get(hand=hand, type="seed_missing")
+    assert missing.data == {"type": "seed_missing", "seat": me, "hand_no": 1}
+    hand = finish_hand(room, cast["alice"], 1)
+    assert seeds_of(hand)[me]["by"] == "server"  # a human seat whose seed did not come
+
+
+def test_a_click_seed_without_the_lobbys_server_seed_is_left_out(cast):
+    room = services.practice_open(user=cast["alice"], preset="zhejiang-ten-half", seed=MINE, await_seed=True)
+    s, me = state(room), seat_of(room, cast["alice"])
+    assert s["seeds"] == {} and s["hand"]["awaiting"] == [me]  # the server saw it before choosing its seed
+
+
+@pytest.mark.parametrize("bad", BAD_SEEDS, ids=repr)
+def test_a_malformed_click_seed_is_refused_and_creates_nothing(cast, bad):
+    with pytest.raises(services.GameError) as e:
+        services.practice_open(user=cast["alice"], preset="ten-half", seed=bad, server_seed=SERVER)
+    assert e.value.code == "bad_seed"
+    assert not Room.objects.exists() and balances_for(cast["alice"])["points"]["held"] == 0
+    assert_ledger_clean()
+
+
+def test_a_seat_whose_page_sends_seeds_is_waited_for_while_its_page_is_open(cast, clock):
+    room = services.practice_open(user=cast["alice"], preset="ten-half", seed=MINE, server_seed=SERVER)
+    me = seat_of(room, cast["alice"])
+    connect(room, cast["alice"])
+    finish_hand(room, cast["alice"], 1)  # the next one starts at once (no pause between hands here)
+    s = state(room)
+    assert s["hand_no"] == 2 and s["phase"] == "betting"
+    act(room, cast["alice"], "bet", amount=s["hand"]["base"])  # no seed with it
+    s = state(room)
+    assert s["phase"] == "betting" and s["hand"]["awaiting"] == [me]  # only the human: bots are never waited for
+    act(room, cast["alice"], "seed", seed=MINE)
+    assert state(room)["phase"] == "playing"
+    services.presence_set(room_id=room.pk, user=cast["alice"], connected=False, socket="tab-1")
+    finish_hand(room, cast["alice"], 2)
+    s = state(room)
+    assert s["hand_no"] == 3
+    act(room, cast["alice"], "bet", amount=s["hand"]["base"])
+    assert state(room)["phase"] == "playing"  # no page open: nothing would send it, so nothing waits
+
+
+def test_a_table_without_pages_never_waits(cast):
+    # Humans who never opened the table (scripts, these tests): the deal is as it always was.
+    room = services.practice_open(user=cast["alice"], preset="ten-half")
+    act(room, cast["alice"], "confirm")
+    assert state(room)["phase"] == "playing" and "awaiting" not in state(room)["hand"]
+
+
+# --- the practice button: the lobby's commitment and the browser's seed ------------------------------------------
+
+
+def lobby_commitment(client) -> str:
+    html = client.get(reverse("games:lobby")).content.decode()
+    found = set(re.findall(r'name="commitment" value="([0-9a-f]{64})"', html))
+    assert len(found) == 1, found
+    return found.pop()
+
+
+def test_the_lobby_commits_the_practice_server_seed_until_a_click_uses_it(alice_client):
+    shown = lobby_commitment(alice_client)
+    assert lobby_commitment(alice_client) == shown  # the same seed until it is used
+    assert shown == commitment(alice_client.session[SESSION_KEY])
+    html = alice_client.get(reverse("games:lobby")).content.decode()
+    assert f'id="practice-commitment" title="{shown}"' in html
+
+
+def test_the_practice_button_deals_the_browsers_seed_under_the_lobbys_commitment(alice_client, cast):
+    shown = lobby_commitment(alice_client)
+    page = alice_client.post(reverse("games:practice"), {"preset": "zhejiang-ten-half", "commitment": shown,
+                                                         "seed": MINE.upper()})
+    room = Room.objects.get(host=cast["alice"])
+    assert page.status_code == 302 and page["Location"] == room.get_absolute_url()
+    s, me = state(room), seat_of(room, cast["alice"])
+    assert s["commitment"] == shown and s["phase"] == "playing"
+    assert {x["seat"]: x["seed"] for x in s["hand"]["seeds"] if x["by"] == "player"} == {me: MINE}
+    assert SESSION_KEY not in alice_client.session and lobby_commitment(alice_client) != shown  # used once
+
+
+@pytest.mark.parametrize("bad", BAD_SEEDS, ids=repr)
+def test_the_practice_button_refuses_a_malformed_seed_and_changes_nothing(alice_client, cast, bad):
+    shown = lobby_commitment(alice_client)
+    page = alice_client.post(reverse("games:practice"), {"preset": "ten-half", "commitment": shown, "seed": bad},
+                             follow=True)
+    assert page.redirect_chain == [(reverse("games:lobby"), 302)]
+    assert "A seed is 64 hexadecimal digits (32 bytes)." in page.content.decode()
+    assert not Room.objects.exists() and balances_for(cast["alice"])["points"]["held"] == 0
+    assert lobby_commitment(alice_client) == shown  # the lobby's server seed is still the next table's
+
+
+@pytest.mark.parametrize("commitment_sent", ["", "00" * 32, "stale"], ids=repr)
+def test_a_click_with_another_commitment_leaves_its_seed_out_and_the_deal_waits_for_the_page(alice_client, cast,
+                                                                                           commitment_sent):
+    lobby_commitment(alice_client)
+    post = {"preset": "zhejiang-ten-half", "seed": MINE}
+    if commitment_sent:
+        post["commitment"] = commitment_sent
+    alice_client.post(reverse("games:practice"), post)
+    room = Room.objects.get(host=cast["alice"])
+    s, me = state(room), seat_of(room, cast["alice"])
+    assert s["seeds"] == {} and s["phase"] == "betting" and s["hand"]["awaiting"] == [me]
+
+
+def test_a_click_without_a_seed_deals_once_the_page_sends_one(alice_client, cast):
+    # A page whose script did not run sends no seed: the table's own page sends one as it opens.
+    alice_client.post(reverse("games:practice"), {"preset": "zhejiang-ten-half"})
+    room = Room.objects.get(host=cast["alice"])
+    me = seat_of(room, cast["alice"])
+    assert state(room)["hand"]["awaiting"] == [me]
+    act(room, cast["alice"], "seed", seed=MINE)
+    assert state(room)["phase"] == "playing"
