@@ -1,5 +1,6 @@
 """Practice in one click, in a real browser: from the lobby's button to the first enabled Hit/Stand, the first-visit
-hint, and the centre's state texts with the host controls that can act.
+hint, the centre's state texts with the host controls that can act, and the player's seed in the first deal (the
+click brings it, drawn after the lobby showed the commitment: docs/fairness.md).
 
 The server runs bots with no pause (tests/e2e/conftest.py, GAMES_BOT_SECONDS=0, eager tasks), so the times measured
 here are the page, the socket and the service path, not the bots' thinking pauses of production.
@@ -7,6 +8,7 @@ here are the page, the socket and the service path, not the bots' thinking pause
 
 import re
 import time
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -151,3 +153,38 @@ def test_a_friends_room_before_its_first_hand_says_what_it_waits_for(server, pla
     assert page.locator("#status").text_content() == "Press Start when everyone is seated."
     assert bob.page.locator("#status").text_content() == "Waiting for the host to start."
     assert not errors(alice) and not errors(bob)
+
+
+@pytest.mark.parametrize("preset", ["zhejiang-ten-half", "ten-half"])
+def test_the_first_practice_hands_record_lists_the_players_seed(server, players, preset):
+    mei = players(server, "mei").signup()
+    page = mei.goto("/lobby/")
+    form = page.locator("form.practice-form").filter(has=page.locator(f"button[data-practice='{preset}']"))
+    shown = form.locator("[name=commitment]").get_attribute("value")
+    assert re.fullmatch(r"[0-9a-f]{64}", shown)
+    assert page.locator("#practice-commitment").inner_text() == shown[:16] + "…"
+    posted = []
+    page.on("request", lambda r: posted.append(r.post_data) if r.method == "POST" and "/practice/" in r.url else None)
+    form.locator("button").click()
+    page.wait_for_url(re.compile(r"/r/\d{4}/$"))
+    code = re.search(r"/r/(\d{4})/$", page.url).group(1)
+    mei.wait_connected()
+    sent = parse_qs(posted[0])["seed"][0]
+    assert re.fullmatch(r"[0-9a-f]{64}", sent) and parse_qs(posted[0])["commitment"] == [shown]
+    if preset == "ten-half":  # the stake is one Confirm away; the table page's own seed goes with it
+        mei.click_enabled("#act-confirm")
+    play_out([mei])
+    me = mei.view()["you"]
+    found = mei.context.request.get(f"{server}/r/{code}/hands/1/")
+    assert found.ok and "/hands/" in found.url
+    record = mei.context.request.get(found.url + "record.json").json()
+    assert record["commitment"] == shown  # the lobby's: committed before the browser drew its seed
+    seeds = {x["seat"]: x for x in record["seeds"]}
+    assert seeds[me]["by"] == "player"
+    if preset == "zhejiang-ten-half":  # dealt in the click's own request: the click's seed
+        assert seeds[me]["seed"] == sent
+    else:  # a later seed of the same seat replaces the earlier one until the deal
+        assert seeds[me]["seed"] == page.evaluate("window.halfpoint.state.seeds[1]")
+    assert {x["by"] for seat, x in seeds.items() if seat != me} == {"bot"}
+    assert mei.view()["last_hand"]["seeds"] == record["seeds"]
+    assert not errors(mei), errors(mei)
