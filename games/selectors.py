@@ -168,6 +168,7 @@ def hand_export(hand: Hand) -> dict:
         "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
         **{name: summary.get(name) for name in CHAIN_FIELDS}, "chain": summary.get("chain"),
         "hands": summary.get("hands", {}), "names": {p.seat_id: p.user.public_name for p in hand.players.all()},
+        "order_policy": hand.rules.get("order_policy"),  # "dice": the record must hold the dice (docs/fairness.md)
     }
 
 

@@ -12,7 +12,10 @@ async function run() {
     return;
   }
   status.textContent = gettext("Checking…");
-  const result = await verifyChain(data);
+  // An older page starts after the room's first hand: its first link is checked on the page before (the "older" link).
+  const first = data.hands[0];
+  const trust = first.chain && first.prev && first.hand_no > 1 ? { hand_no: first.hand_no - 1, hash: first.prev } : null;
+  const result = await verifyChain(data, { trust });
   for (const row of result.rows) {
     const cell = document.querySelector(`#chain-table tr[data-hand="${row.hand_no}"] .chain-check`);
     cell.dataset.ok = row.ok ? "true" : "false";

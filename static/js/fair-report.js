@@ -1,14 +1,17 @@
 // The fair-deal checks (fair.js) as lines a player reads: the hand page, the verify page and the room's chain.
 // Reading a file asks nothing of the server: the check runs in this browser, with the network off if need be.
 import { paint, setDeck } from "./cards.js";
-import { verifyChain, verifyRecord } from "./fair.js";
+import { parseTrust, verifyFiles } from "./fair.js";
 import { fmt, gettext, ngettext } from "./i18n.js";
 
 function text(check) {
   const ok = check.ok;
   switch (check.id) {
     case "format":
-      return gettext("This is not a HalfPoint hand record: it has no 64-digit seed or no list of dealt cards.");
+      return ok ? fmt(gettext("Format %(format)s."), check)
+        : fmt(gettext("The file's format is %(format)s, which this page does not know (it knows %(expected)s)."), check);
+    case "malformed":
+      return fmt(gettext("This is not a HalfPoint hand record: its field %(field)s is missing or malformed."), check);
     case "commitment":
       return fmt(ok ? gettext("SHA-256 of the server seed is %(hash)s: it matches the commitment shown before the first card.")
         : gettext("SHA-256 of the server seed is %(hash)s: it does not match the commitment."), { hash: check.hash });
@@ -17,32 +20,74 @@ function text(check) {
       return ok ? fmt(ngettext("%(players)s of the %(count)s seat sent a seed of its own; the others' seeds are the ones the server seed fixes.",
         "%(players)s of the %(count)s seats sent a seed of their own; the others' seeds are the ones the server seed fixes.", check.count), check)
         : fmt(gettext("Seats %(seats)s: their seeds are marked as the server's but are not the ones its seed fixes."), { seats: check.wrong.join(", ") });
+    case "source":
+      if (ok) return gettext("The hand was shuffled from its deck in canonical order, as the site names it.");
+      if (check.why === "deck") return fmt(gettext("The record names no deck this page knows (%(deck)s)."), { deck: String(check.deck) });
+      if (check.why === "game") return fmt(gettext("%(game)s is played with the deck %(expected)s, not %(deck)s."), check);
+      return gettext("The deck this hand was shuffled from is not in canonical order: whoever chose that order could choose the cards.");
     case "deck":
+      if (check.stacked) return gettext("This hand was dealt from a deck stacked by a test script; it does not verify, by design.");
       if (ok) return fmt(gettext("The deck from the deal key deals exactly the %(n)s cards of this hand, in order."), { n: check.dealt });
       return check.mismatch ? fmt(gettext("The deck from the deal key does not deal the cards of this hand: card %(n)s dealt was %(card)s, where it puts %(expected)s."), check.mismatch)
         : gettext("The deck from the deal key does not deal the cards of this hand.");
     case "dice":
-      return fmt(ok ? gettext("The dice from the deal key: %(a)s and %(b)s, as rolled.")
+      if (ok) return fmt(gettext("The dice from the deal key: %(a)s and %(b)s, as rolled, and the order of play follows them."), { a: check.dice[0], b: check.dice[1] });
+      return fmt(check.why === "order" ? gettext("The dice from the deal key are %(a)s and %(b)s, as rolled, but the order of play does not follow them.")
         : gettext("The dice from the deal key would be %(a)s and %(b)s, not those rolled."), { a: check.dice[0], b: check.dice[1] });
+    case "dice-missing":
+      return gettext("This game rolls dice for the order of play, but the record has none.");
+    case "hands":
+      if (ok) return gettext("The hands shown hold exactly the cards dealt to them, with the stakes their results settle.");
+      if (check.why === "card") return fmt(gettext("Seat %(seat)s's hand shows %(card)s, which was not dealt to it in that order."), check);
+      if (check.why === "undealt") return fmt(gettext("%(card)s was dealt, but no hand shows it."), check);
+      if (check.why === "stake") return fmt(gettext("Seat %(seat)s's hand %(n)s shows a stake that no result settles."), check);
+      if (check.why === "bank") return gettext("The bank's hand shows a stake.");
+      return gettext("The hands shown are not those of the seats that played.");
+    case "names":
+      return ok ? gettext("The names are those of seats in this hand.") : gettext("The names are for seats that were not in this hand.");
     case "chain":
       return fmt(ok ? gettext("The record hashes to its chain hash %(hash)s.")
         : gettext("The record hashes to %(hash)s, not to its chain hash: it was changed."), { hash: check.hash });
+    case "chain-missing":
+      if (ok) return gettext("This hand is from before the hash chain, as the room's chain says.");
+      return check.why === "row" ? gettext("This hand has no chain hash, but hands before it have.")
+        : gettext("The record has no chain hash, and no chain file says its hand is from before the chain.");
     case "link":
       return fmt(ok ? gettext("Its link is the hash of hand %(n)s, the hand before it.")
         : gettext("Its link is not the hash of hand %(n)s: the chain is broken here."), { n: check.hand_no });
     case "row":
       return ok ? gettext("The record carries the hashes the chain lists for it.")
         : gettext("The record does not carry the hashes the chain lists for it.");
+    case "contiguous":
+      if (ok) return fmt(gettext("Hands %(first)s to %(last)s follow one another, each once."), check);
+      if (check.why === "order") return fmt(gettext("Hand %(n)s comes after hand %(before)s: the hands must follow one another, each once, none missing."), check);
+      if (check.why === "twice") return fmt(gettext("Hand %(n)s is given twice, with different contents."), check);
+      if (check.why === "pages") {
+        return fmt(check.first === check.last ? gettext("No file lists hand %(first)s: give every page of the chain.")
+          : gettext("No file lists hands %(first)s to %(last)s: give every page of the chain."), check);
+      }
+      return gettext("The chain file lists no numbered hand.");
+    case "start":
+      if (ok) return fmt(check.why === "zero" ? gettext("The chain starts at hand %(n)s, from 64 zeros.")
+        : gettext("The chain starts at hand %(n)s, from the hash you trust."), check);
+      return fmt(gettext("Hand %(n)s links to a hash that is neither 64 zeros nor one you trust: give the earlier pages, or the last hash you noted."), check);
+    case "trust":
+      if (check.why === "malformed") return gettext("The hash you trust is 64 hexadecimal digits, or a hand number, a colon and the hash.");
+      return ok ? gettext("The hash you trust is in this chain.") : gettext("The hash you trust is not in this chain.");
     default:
       return check.id;
   }
 }
 
-/** Append one line per check to the list `ul`. */
+/** Append one line per check to the list `ul`: its id is `verify-<prefix><check>` (a second line of the same check
+ * in one group gets `-2`, ...), its `data-check` the check's id, its `data-ok` whether it holds. */
 export function listChecks(ul, checks, prefix = "") {
+  const seen = {};
   for (const check of checks) {
+    seen[check.id] = (seen[check.id] || 0) + 1;
     const li = document.createElement("li");
-    li.id = `verify-${prefix}${check.id}`;
+    li.id = `verify-${prefix}${check.id}${seen[check.id] > 1 ? `-${seen[check.id]}` : ""}`;
+    li.dataset.check = check.id;
     li.dataset.ok = check.ok ? "true" : "false";
     const mark = document.createElement("span");
     mark.className = check.ok ? "ok" : "bad";
@@ -81,11 +126,12 @@ export function showStatus(el, ok, okText, badText) {
 }
 
 /**
- * Check what the player chose: one or more hand record files (each with the one before it when both are there),
- * or a room's chain file. Draws into `ul` (one group of lines per hand) and returns whether everything holds.
+ * Check what the player chose: hand record files (each with the one before it when both are there), every page of a
+ * room's chain, or both (fair.js `verifyFiles`), from 64 zeros or from `trustText`, the chain hash the player trusts.
+ * Draws into `ul` (one group of lines per hand, one for each chain's own checks) and returns whether everything holds.
  */
-export async function checkFiles(files, ul) {
-  ul.textContent = "";
+export async function checkFiles(files, ul, trustText = "", current = () => true) {
+  const out = document.createDocumentFragment();
   const parsed = [];
   for (const file of files) {
     try {
@@ -94,40 +140,47 @@ export async function checkFiles(files, ul) {
       parsed.push(null);
     }
   }
-  const chains = parsed.filter((p) => p && p.format === "halfpoint-chain-1");
-  const records = parsed.filter((p) => !chains.includes(p)).sort((a, b) => ((a && a.hand_no) || 0) - ((b && b.hand_no) || 0));
-  let ok = parsed.length > 0;
-  for (const chain of chains) {
-    const result = await verifyChain(chain);
-    for (const row of result.rows) {
-      heading(ul, fmt(gettext("Room %(room)s, hand %(n)s"), { room: chain.room, n: row.hand_no }));
-      const lines = [];
-      if (row.link !== null) lines.push({ id: "link", ok: row.link, hand_no: row.hand_no - 1 });
-      listChecks(ul, [...lines, ...(row.record ? row.record.checks : [])], `${row.hand_no}-`);
-      if (!row.record) note(ul, gettext("You may not read this hand: only its link is checked."));
+  let trust = null;
+  try {
+    trust = parseTrust(trustText);
+  } catch {
+    heading(out, gettext("The hash you trust"));
+    listChecks(out, [{ id: "trust", ok: false, why: "malformed" }]);
+    if (current()) ul.replaceChildren(out);
+    return false;
+  }
+  const result = await verifyFiles(parsed, { trust });
+  for (const group of result.groups) {
+    if (group.hand_no === null && group.chain) {
+      heading(out, fmt(gettext("Room %(room)s, its chain"), { room: group.room }));
+      listChecks(out, group.checks, `${group.room}-chain-`);
+      continue;
     }
-    ok = ok && result.ok;
-  }
-  for (let i = 0; i < records.length; i++) {
-    const record = records[i];
-    const before = i > 0 && records[i - 1] && record && records[i - 1].hand_no + 1 === record.hand_no ? records[i - 1] : null;
+    const record = group.record && group.file ? parsed.find((p) => p && p.room === group.room && p.hand_no === group.hand_no) : null;
     if (record && record.deck) setDeck(record.deck);
-    const result = await verifyRecord(record, before);
-    heading(ul, record && record.room ? fmt(gettext("Room %(room)s, hand %(n)s"), { room: record.room, n: record.hand_no })
-      : gettext("A file"));
-    listChecks(ul, result.checks, record && record.hand_no ? `${record.hand_no}-` : "");
-    ok = ok && result.ok;
+    heading(out, group.room != null && group.hand_no != null
+      ? fmt(gettext("Room %(room)s, hand %(n)s"), { room: group.room, n: group.hand_no }) : gettext("A file"));
+    listChecks(out, group.checks, group.hand_no != null ? `${group.room}-${group.hand_no}-` : "");
+    if (group.unread) note(out, gettext("You may not read this hand: only its link is checked."));
   }
-  return ok;
+  if (current()) ul.replaceChildren(out);
+  return result.ok && parsed.length > 0;
 }
 
-/** Check the files chosen in `input` each time they change, into `ul`, with the verdict in `status`. */
-export function watchFiles(input, status, ul) {
-  input.addEventListener("change", async () => {
+/** Check the files chosen in `input` each time they change (or the trusted hash in `trustInput`, when the page has
+ * one), into `ul`, with the verdict in `status`. */
+export function watchFiles(input, status, ul, trustInput = null) {
+  let runs = 0;
+  const run = async () => {
+    if (!input.files.length) return;
+    const mine = ++runs; // a newer choice replaces the lines of one still being checked
+    delete status.dataset.ok;
     status.textContent = gettext("Checking…");
-    const ok = await checkFiles(input.files, ul);
-    showStatus(status, ok, gettext("Every file checks out."), gettext("Not verified: see the lines below."));
-  });
+    const ok = await checkFiles(input.files, ul, trustInput ? trustInput.value : "", () => mine === runs);
+    if (mine === runs) showStatus(status, ok, gettext("Every file checks out."), gettext("Not verified: see the lines below."));
+  };
+  input.addEventListener("change", run);
+  if (trustInput) trustInput.addEventListener("change", run);
 }
 
 function heading(ul, title) {

@@ -2,4 +2,4 @@
 import { watchFiles } from "./fair-report.js";
 
 watchFiles(document.getElementById("verify-files"), document.getElementById("verify-files-status"),
-  document.getElementById("verify-files-results"));
+  document.getElementById("verify-files-results"), document.getElementById("verify-trust"));

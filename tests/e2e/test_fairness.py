@@ -12,6 +12,7 @@ import pytest
 
 from tests.e2e.conftest import ARTIFACTS, play_out
 from tests.engine.test_fairness import vectors
+from tests.test_verifier import doc_check_vectors
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +30,7 @@ def test_the_browsers_verifier_gives_the_documented_vectors(server, players):
             const made = [];
             for (const s of x.seeds) if (s.by !== 'player') made.push(await f.seatSeed(x.server_seed, s.seat));
             const key = await f.dealKey(x.server_seed, x.hand_no, x.prev, x.seeds);
-            out.push({ made, key, order: await v.shuffle(x.source || v.DECKS[x.deck], key, x.label),
+            out.push({ made, key, order: await v.shuffle(Array.isArray(x.source) ? x.source : v.DECKS[x.source], key, x.label),
                        dice: await v.rollDice(key), commitment: await v.commitmentOf(x.server_seed) });
         }
         return out;
@@ -41,6 +42,30 @@ def test_the_browsers_verifier_gives_the_documented_vectors(server, players):
         assert result["made"] == [x["seed"] for x in v["seeds"] if x["by"] != "player"], v["name"]
         assert (result["key"], result["order"], result["commitment"]) == (v["deal_key"], v["order"], v["commitment"])
         assert "dice" not in v or result["dice"] == v["dice"]
+    # The check vectors: each change of the doc's record, and each chain, fails exactly the checks the doc names.
+    checks = doc_check_vectors()
+    failed = page.evaluate("""async ({ base, vectors }) => {
+        const f = await import('/static/js/fair.js');
+        const out = [];
+        for (const v of vectors) {
+            let files;
+            if (v.chain) files = [v.chain];
+            else {
+                const record = JSON.parse(JSON.stringify(base));
+                for (const [path, value] of v.set || []) {
+                    let target = record;
+                    for (const step of path.slice(0, -1)) target = target[step];
+                    target[path[path.length - 1]] = value;
+                }
+                for (const name of v.drop || []) delete record[name];
+                files = [record];
+            }
+            const r = await f.verifyFiles(files, { trust: f.parseTrust(v.trust) });
+            out.push([...new Set(r.groups.flatMap((g) => g.checks.filter((c) => !c.ok).map((c) => c.id)))].sort());
+        }
+        return out;
+    }""", checks)
+    assert failed == [sorted(v["fails"]) for v in checks["vectors"]]
 
 
 def shots(player, name: str) -> None:

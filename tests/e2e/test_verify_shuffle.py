@@ -103,7 +103,8 @@ def two_linked_hands() -> list[dict]:
             state, _ = apply(state, Command(actor=actor, action=action, args=args))
         while state.phase in ("betting", "playing"):
             state, _ = apply(state, Command(actor="system", action="timeout"))
-        hands.append({**state.last_hand, "deck": "french-52"})
+        hands.append({**state.last_hand, "format": "halfpoint-hand-1", "room": "1234", "game": "ten-half",
+                      "deck": "french-52", "names": {"B": "B", "C1": "C1"}, "order_policy": "dice"})
     return hands
 
 
@@ -128,8 +129,9 @@ def test_the_browser_checks_player_seeds_and_the_chain_link_and_catches_each_cha
         }
         return out;
     }""", cases)
-    assert got["as dealt"] == {"commitment": True, "seeds": True, "deck": True, "dice": True, "chain": True,
-                               "link": True}
+    assert got["as dealt"] == {"format": True, "commitment": True, "seeds": True, "source": True, "deck": True,
+                               "dice": True, "hands": True, "names": True, "chain": True, "link": True}
     failed = {name: sorted(k for k, ok in checks.items() if not ok) for name, checks in got.items()}
+    # A server seed that fixes other seats' seeds leaves no deal key to check the deck with.
     assert failed == {"as dealt": [], "player seed": ["chain", "deck", "dice"], "server seed": ["chain", "commitment",
-                      "deck", "seeds"], "dealt card": ["chain", "deck"], "chain link": ["link"]}
+                      "seeds"], "dealt card": ["chain", "deck"], "chain link": ["link"]}

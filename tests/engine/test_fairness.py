@@ -2,8 +2,10 @@
 comes from the deal key, and each hand's record carries the previous hand's chain hash."""
 
 import hashlib
+import hmac
 import json
 import pathlib
+import struct
 
 import pytest
 
@@ -34,7 +36,7 @@ def test_the_documented_vectors_give_the_documented_deal_key_and_deck(v):
             assert seat_seed(server, x["seat"]) == x["seed"]
     key = deal_key(server, v["hand_no"], v["prev"], v["seeds"])
     assert key.hex() == v["deal_key"]
-    assert shuffle(v["source"] or DECKS[v["deck"]], key, v["label"]) == v["order"]
+    assert shuffle(v["source"] if isinstance(v["source"], list) else DECKS[v["source"]], key, v["label"]) == v["order"]
     if "dice" in v:
         assert roll_dice(key) == v["dice"]
 
@@ -48,8 +50,43 @@ def test_the_documented_chain_vector_hashes_to_its_chain_hash():
 def test_the_vectors_cover_every_game_and_the_shoe():
     names = {v.get("game") for v in vectors()}
     assert {"ten-half", "seven-half", "zhejiang-ten-half", "ban-luck"} <= names
-    assert any(v.get("source") and v["label"] == "0" for v in vectors())
+    assert any(isinstance(v.get("source"), list) and v["label"] == "0" for v in vectors())
     assert any(v.get("label") == "1" for v in vectors())
+
+
+def test_a_full_decks_source_is_its_name_everywhere_and_the_shoes_its_sorted_stock():
+    """docs/fairness.md, "Byte level", 10: the vectors, hand_over and the record carry one value."""
+    for v in vectors():
+        if "deck" in v:
+            assert v["source"] == v["deck"] if v["game"] != "seven-half" else isinstance(v["source"], list), v["name"]
+    for preset in ("ten-half", "zhejiang-ten-half", "ban-luck", "seven-half"):
+        g = committed_game(preset=preset, seats={"B": 2000, "C1": 1000, "C2": 1000}, rules={"order_policy": "seat"})
+        g.start()
+        g.play_out()
+        over, last = g.of("hand_over")[-1], g.state.last_hand
+        assert over["source"] == last["source"]
+        assert last["source"] == (list(DECKS["spanish-40"]) if preset == "seven-half" else g.rules.deck)
+
+
+def plain_modulo_shuffle(cards, key: bytes, label: str = "0") -> list[str]:
+    """Fisher-Yates taking every word modulo m, with no rejection: the mistake the `rejection` vector catches."""
+    words = (w for k in range(100) for w in struct.unpack(">8I", hmac.digest(key, f"{label}:{k}".encode(), "sha256")))
+    a = list(cards)
+    for i in range(len(a) - 1):
+        j = i + next(words) % (len(a) - i)
+        a[i], a[j] = a[j], a[i]
+    return a
+
+
+def test_the_rejection_vector_skips_word_6_and_a_plain_modulo_shuffle_fails_it():
+    v = next(v for v in vectors() if v["name"] == "rejection")
+    key = bytes.fromhex(v["deal_key"])
+    word6 = int.from_bytes(hmac.digest(key, b"0:0", "sha256")[24:28], "big")
+    assert word6 >= 2**32 - (2**32 % 46)  # drawn for the seventh card, below 46: rejected
+    assert shuffle(DECKS["french-52"], key) == v["order"]
+    wrong = plain_modulo_shuffle(DECKS["french-52"], key)
+    assert wrong[:6] == v["order"][:6] and wrong[6:] != v["order"][6:]
+
 
 
 def committed_game(**kwargs) -> Game:
