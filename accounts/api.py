@@ -21,7 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from wallets.selectors import balances_for
 
-from .tokens import TokenError, bearer_secret, token_create, token_revoke, token_user
+from .tokens import NAME_MAX, TokenError, bearer_secret, token_create, token_revoke, token_user
 
 logger = logging.getLogger(__name__)
 
@@ -154,7 +154,11 @@ def sign_in(request: HttpRequest) -> JsonResponse:
     """`POST /api/tokens/` {"login", "password", "name"?}: a new token, through the site's login rate limit."""
     data = read_json(request)
     login, password = text_field(data, "login"), text_field(data, "password", max_length=4096)
-    name = text_field(data, "name", default="API", max_length=60)
+    # Only the type here (`bad_field`): the name's own rules, its length among them, are token_create's (`bad_name`).
+    name = data.get("name", "API")
+    if not isinstance(name, str):
+        raise ApiError("bad_field", _("%(name)s must be a text of at most %(n)s characters.")
+                       % {"name": "name", "n": NAME_MAX}, field="name")
     credentials = {"email" if "@" in login else "username": login, "password": password}
     try:
         user = get_adapter(request).authenticate(request, **credentials)
@@ -178,11 +182,12 @@ def sign_in(request: HttpRequest) -> JsonResponse:
 
 @endpoint("DELETE")
 def sign_out(request: HttpRequest) -> JsonResponse:
-    """`DELETE /api/tokens/current/`: revoke the token this request is authenticated by."""
+    """`DELETE /api/tokens/current/`: revoke the token this request is authenticated by; answers that token
+    (`{"revoked": {"id", "name", "created_at"}}`, the fields sign-in gave), not a count."""
     if request.api_token is None:
         raise ApiError("no_token", _("This request is not authenticated by a token."))
     token_revoke(user=request.user, token_id=request.api_token.pk)
-    return JsonResponse({"revoked": request.api_token.pk})
+    return JsonResponse({"revoked": _token_json(request.api_token)})
 
 
 @endpoint("GET")

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from accounts.models import ApiToken
 from accounts.tokens import LIVE_TOKENS_MAX, token_create
@@ -117,19 +118,42 @@ def test_a_banned_users_token_is_refused(client, cast):
     assert (status, answer["error"]["code"]) == (403, "banned")
 
 
-@pytest.mark.parametrize("body", [{}, {"login": "bob"}, {"login": ["bob"], "password": PASSWORD},
-                                  {"login": "bob", "password": PASSWORD, "name": ""},
-                                  {"login": "bob", "password": PASSWORD, "name": "x" * 61}])
-def test_signing_in_with_a_missing_or_wrong_field_says_which(client, cast, body):
+@pytest.mark.parametrize(("body", "code", "field"), [
+    ({}, "bad_field", "login"),
+    ({"login": "bob"}, "bad_field", "password"),
+    ({"login": ["bob"], "password": PASSWORD}, "bad_field", "login"),
+    ({"login": "bob", "password": PASSWORD, "name": 7}, "bad_field", "name"),
+    ({"login": "bob", "password": PASSWORD, "name": ["my bot"]}, "bad_field", "name"),
+    ({"login": "bob", "password": PASSWORD, "name": None}, "bad_field", "name"),
+    # A text that breaks the name's rules is `bad_name` (docs/api.md), whatever its length.
+    ({"login": "bob", "password": PASSWORD, "name": ""}, "bad_name", "name"),
+    ({"login": "bob", "password": PASSWORD, "name": "   "}, "bad_name", "name"),
+    ({"login": "bob", "password": PASSWORD, "name": "x" * 61}, "bad_name", "name"),
+    ({"login": "bob", "password": PASSWORD, "name": "x" * 5000}, "bad_name", "name"),
+    ({"login": "bob", "password": PASSWORD, "name": "my\x00bot"}, "bad_name", "name"),
+])
+def test_signing_in_with_a_missing_or_wrong_field_says_which(client, cast, body, code, field):
     status, answer = call(client, "POST", "/api/tokens/", body=body)
-    assert status == 400 and answer["error"]["code"] in ("bad_field", "bad_name") and answer["error"]["field"]
+    assert (status, answer["error"]["code"], answer["error"]["field"]) == (400, code, field)
     assert not ApiToken.objects.exists()
+
+
+def test_a_token_name_of_60_characters_is_taken_as_it_is(client, cast):
+    name = "名" * 60
+    status, answer = call(client, "POST", "/api/tokens/", body={"login": "bob", "password": PASSWORD, "name": name})
+    assert status == 201 and answer["name"] == name
+    assert ApiToken.objects.get(user=cast["bob"]).name == name
 
 
 def test_signing_out_revokes_the_token_of_the_request(client, cast):
     secret, other = token_of(cast["bob"]), token_of(cast["bob"])
+    token = ApiToken.objects.filter(user=cast["bob"]).order_by("pk").first()
+    assert ApiToken.objects.filter(user=cast["bob"]).count() == 2
     status, answer = call(client, "DELETE", "/api/tokens/current/", token=secret)
-    assert status == 200 and answer["revoked"]
+    # The revoked token itself, as sign-in described it (docs/api.md): an object, never a number to read as a count.
+    assert status == 200 and answer == {"revoked": {"id": token.pk, "name": token.name,
+                                                    "created_at": answer["revoked"]["created_at"]}}
+    assert abs(parse_datetime(answer["revoked"]["created_at"]) - token.created_at) < timedelta(milliseconds=1)
     assert call(client, "GET", "/api/me/", token=secret)[0] == 401
     assert call(client, "GET", "/api/me/", token=other)[0] == 200
     status, answer = call(browser(cast["bob"]), "DELETE", "/api/tokens/current/")
