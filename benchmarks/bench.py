@@ -105,7 +105,10 @@ class Stack:
         self.procs: list[tuple[str, subprocess.Popen]] = []
         e = env(REDIS_CHANNEL_LAYER=layer)
         for port in ports:
-            self._start(f"daphne-{port}", [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app], e)
+            # daphne's message limits as the Procfile and the deploy unit set them (games/arrivals.py).
+            self._start(f"daphne-{port}", [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                           "--websocket-max-message-size", "4194304",
+                                           "--websocket-max-frame-size", "4194304", app], e)
         if celery:
             self._start("worker", [PY, "-m", "celery", "-A", "config", "worker", "-l", "WARNING"], e)
             self._start("beat", [PY, "-m", "celery", "-A", "config", "beat", "-l", "WARNING",

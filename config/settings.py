@@ -71,6 +71,9 @@ MIDDLEWARE = [
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
 WSGI_APPLICATION = None
+# `runserver` (daphne's): its WebSocket message limits, as the Procfile and deploy/systemd set them (games/arrivals.py,
+# SERVER_MESSAGE_MAX).
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = 4 * 1024 * 1024
 
 TEMPLATES = [
     {

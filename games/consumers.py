@@ -2,14 +2,14 @@
 write goes through games.services, every read of the table through games.selectors.
 
 Limits: a frame over 16 KiB closes the socket (4409); more than 20 messages in one second are
-refused with a `rate_limited` error; banned users cannot connect, muted users cannot chat.
+refused with a `rate_limited` error; banned users cannot connect, muted users cannot chat. Both limits are judged
+as a frame arrives (games/arrivals.py), not when its turn comes after the commands before it.
 """
 
 import asyncio
 import gc
 import json
 import logging
-import time
 import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounts.api import not_json
 from games import hand_records, moderation, notify, selectors, services
+from games.arrivals import Arrivals
 from games.broadcast import Outbox, collecting, flush, group_name, presence, user_group
 from games.fields import text as json_text
 from games.models import Table
@@ -129,7 +130,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Who watched may read the room's later hand records (docs/rules.md, "Who may read a hand record").
         await db(hand_records.room_visit_record)(room=room, user=user)
         self.room = room
-        self.recent: deque[float] = deque(maxlen=RATE_LIMIT)
         self.acks: deque[tuple[str, int, bool]] = deque()  # (action id, version, duplicate) not yet acked (`on_action`)
         self.held: dict[int, dict] = {}  # version -> its group message, come ahead of a missing version
         self.stream = asyncio.Lock()
@@ -144,9 +144,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         _watch(self)
 
     async def __call__(self, scope, receive, send) -> None:
+        arrivals = Arrivals(receive, max_frame=MAX_FRAME, rate_limit=RATE_LIMIT)  # judged on arrival, in order
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, arrivals.receive, send)
         finally:
+            arrivals.stop()
             # A consumer whose channel layer failed (Redis restarted under its receive) ends here without
             # `disconnect`; left in the watcher it would be resynced, for nobody, on every move of its room.
             if self.room is not None:
@@ -187,18 +189,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # --- from the client --------------------------------------------------------------------------------
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:
+    async def websocket_receive(self, message: dict) -> None:
         if self.room is None:
             return
-        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
-        if size > MAX_FRAME:
+        refused = message.get("refused")
+        if refused == "too_big":
             await self.close(code=CLOSE_TOO_BIG)
-            return
-        now = time.monotonic()
-        if len(self.recent) == RATE_LIMIT and now - self.recent[0] < 1.0:
+        elif refused == "rate_limited":
             await self.error("rate_limited", "Too many messages: at most 20 a second.")
-            return
-        self.recent.append(now)
+        else:
+            await self.receive(text_data=message.get("text"), bytes_data=message.get("bytes"))
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
         if text_data is None:
             await self.error("bad_frame", "Frames are JSON text.")
             return
@@ -269,6 +271,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(after, int) or isinstance(after, bool) or after < 0:
             raise services.GameError("bad_version", _("A version is a whole number from 0."))
         async with self.stream:
+            # Beyond what this socket was sent, the table's version decides (one read, only then): a version the
+            # table has not reached is a client's mistake, answered rather than met with silence.
+            if after > self.version:
+                current = (await db(_versions)([self.room.pk])).get(self.room.pk, -1)
+                if after > current:
+                    raise services.GameError("bad_version", _(
+                        "There is no version %(version)s yet: the table is at version %(current)s.")
+                        % {"version": after, "current": current})
             await self._fill(after)
 
     async def send_ack(self, action_id: str, version: int, duplicate: bool = False) -> None:

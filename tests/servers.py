@@ -13,6 +13,9 @@ from pathlib import Path
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
+# daphne's message limits as every launch of the site sets them (Procfile, deploy/systemd; games/arrivals.py,
+# SERVER_MESSAGE_MAX): a test server refuses a big frame as production does.
+DAPHNE_LIMITS = ("--websocket-max-message-size", "4194304", "--websocket-max-frame-size", "4194304")
 
 
 def free_port() -> int:
@@ -49,7 +52,8 @@ class Daphne:
         self.base = f"http://127.0.0.1:{self.port}"
         self._log = tempfile.TemporaryFile()  # closed in stop()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), *DAPHNE_LIMITS,
+             "config.asgi:application"],
             cwd=ROOT, env=child_env(**env), stdout=subprocess.DEVNULL, stderr=self._log,
         )
         try:

@@ -2,6 +2,7 @@
 the action's id) and change nothing."""
 
 import asyncio
+import json
 
 import pytest
 
@@ -107,3 +108,32 @@ async def test_an_action_frame_without_an_action_name_says_what_is_missing(cast,
                              "message": 'The frame names no action: "action" must be a text such as "bet".'}, text
     finally:
         await tab.close()
+
+
+async def test_since_a_version_the_table_has_not_reached_is_bad_version_and_changes_nothing(cast, no_resync):
+    room, tabs = await seated_table(cast, bank=500)
+    bob = tabs["bob"]
+    try:
+        now = await db(table_version)(room)
+        state_before = await db(lambda: Table.objects.get(pk=room.pk).state)()
+        for beyond in (now + 1, now + 1000, 2**63, 10**30):
+            await asyncio.sleep(0.06)  # under the rate limit
+            await bob.send({"type": "since", "version": beyond})
+            frame = await bob.next()
+            assert frame == {"type": "error", "code": "bad_version", "message": frame["message"], "version": now}, beyond
+            assert str(now) in frame["message"]
+        # Malformed versions are bad_version too; the current one is answered by nothing, as nothing is missing.
+        for bad in (-1, "3", 2.0, True, None, [now], 1e400):
+            await asyncio.sleep(0.06)
+            await bob.send(json.dumps({"type": "since", "version": bad}).replace('"version": Infinity', '"version": 1e400'))
+            assert (await bob.next())["code"] == "bad_version", bad
+        await bob.send({"type": "since", "version": now})
+        assert await bob.quiet()
+        assert await db(table_version)(room) == now
+        assert await db(lambda: Table.objects.get(pk=room.pk).state)() == state_before
+        assert not [f for f in await tabs["chen"].drain() if f["type"] != "presence"]
+        # The socket still works: a version it was sent is answered again.
+        await bob.send({"type": "since", "version": now - 1})
+        assert (await bob.next())["version"] == now
+    finally:
+        await close_all(tabs.values())
