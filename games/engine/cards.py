@@ -30,11 +30,10 @@ def suit(code: str) -> str:
     return "" if code in JOKERS else code[-1]
 
 
-def canonical_sorted(cards) -> list[str]:
-    """Cards sorted in canonical deck order (the order a reshuffle starts from)."""
-    index = _CANON
-    return sorted(cards, key=index.__getitem__)
+def canonical_sorted(cards, deck: str) -> list[str]:
+    """Cards of `deck` sorted in its canonical order (the order a reshuffle starts from). The deck is named, not
+    guessed: French clubs and Spanish cups share codes (``3C``), and sort differently in their decks."""
+    return sorted(cards, key=_CANON[deck].__getitem__)
 
 
-_CANON = {code: i for i, code in enumerate(FRENCH_54)}
-_CANON.update({code: 100 + i for i, code in enumerate(SPANISH_40)})
+_CANON = {name: {code: i for i, code in enumerate(cards)} for name, cards in DECKS.items()}

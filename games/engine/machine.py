@@ -115,7 +115,7 @@ class Table:
             # seven-half.md "Cards": when the stock runs out, even mid-hand, the discards become a new stock.
             h["labels"] += 1
             label = str(h["labels"])
-            source = canonical_sorted(self.s.shoe["discards"])
+            source = canonical_sorted(self.s.shoe["discards"], self.s.rules.deck)
             self.s.shoe["discards"] = []
             h["stock"] = shuffle(source, bytes.fromhex(h["key"]), label)
             h["reshuffles"].append({"label": label, "source": source, "at": len(h["dealt"])})
@@ -842,7 +842,7 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
             s.shoe = {"stock": list(DECKS[r.deck]), "discards": []}
         # The shoe's stock persists but is put in this hand's seed order, so revealing the seed afterwards
         # never tells anyone the next hand's cards (docs/rules.md, "The shoe").
-        source = canonical_sorted(s.shoe["stock"])
+        source = canonical_sorted(s.shoe["stock"], r.deck)
         s.shoe["stock"] = []
     else:
         source = list(DECKS[r.deck])

@@ -94,3 +94,14 @@ def test_card_by_position_frequencies_pass_chi_square():
     for row in counts:
         row_chi2 = sum((c - expected) ** 2 / expected for c in row)
         assert row_chi2 < 110  # df 51: p < 1e-5 above ~103
+
+
+def test_canonical_order_sorts_each_deck_by_its_own_order():
+    # French clubs and Spanish cups share codes (3C): each deck sorts them in its own order, the start of every shoe
+    # and reshuffle (docs/fairness.md, "Byte level" 7).
+    from games.engine.cards import canonical_sorted
+
+    for name, deck in DECKS.items():
+        assert canonical_sorted(reversed(deck), name) == list(deck)
+    assert canonical_sorted(["2C", "AC", "RJ", "KS", "QC", "BJ"], "french-54") == ["KS", "AC", "2C", "QC", "BJ", "RJ"]
+    assert canonical_sorted(["KC", "2C", "1O", "JC"], "spanish-40") == ["1O", "2C", "JC", "KC"]
