@@ -118,7 +118,7 @@ def forged_source(game: str) -> dict:
     rules = rules_from(game, {})
     backwards = {**DECKS, rules.deck: tuple(reversed(DECKS[rules.deck]))}
     with mock.patch.object(machine, "DECKS", backwards), \
-            mock.patch.object(machine, "canonical_sorted", lambda cards: sorted(cards, key=backwards[rules.deck].index)):
+            mock.patch.object(machine, "canonical_sorted", lambda cards, deck: sorted(cards, key=backwards[deck].index)):
         rec = record(game, play(game, tag=" reversed")[0])
     rec["source"] = list(backwards[rules.deck]) if isinstance(rec["source"], str) else rec["source"]
     return rehash(rec)
