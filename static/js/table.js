@@ -18,6 +18,7 @@ const S = {
   version: -1, view: null, room: null, me: null, presence: {}, names: {}, started: false, stalled: null,
   skew: cfg.server_now - Date.now() / 1000, busy: null, busyUntil: null, inputs: {}, feed: [], unread: 0,
   actionsKey: "", askedSince: 0, seeds: {}, typedSeed: null, seedOffered: "", seedAction: null, fairKey: "",
+  box: { hand: null, value: "" }, lastStake: null,
 };
 
 // --- small DOM helpers -------------------------------------------------------------------------------
@@ -167,6 +168,8 @@ function setView(view) {
   S.view = view;
   setDeck(view.rules.deck);
   for (const x of view.seats) S.names[x.id] = x.name;
+  const mine = view.hand && view.you && view.hand.bets && view.hand.bets[view.you];
+  if (mine && mine.confirmed && mine.amount > 0 && !view.rules.fixed_stake) rememberStake(mine.amount);
   if (S.busyUntil !== null && S.version >= S.busyUntil) clearBusy();
 }
 
@@ -253,7 +256,9 @@ function renderFeed() {
     // Follow the newest line unless the player has scrolled back to read.
     const following = feed.scrollHeight - feed.scrollTop - feed.clientHeight < 24;
     feed.textContent = "";
+    renderFairLog();
     for (const l of S.feed) {
+      if (l.fair) continue; // listed in the menu's "Fair deal" tab
       const cls = [l.type, l.minor && "minor", l.mine && "mine", l.outcome].filter(Boolean).join(" ");
       feed.append(h("li", { class: cls, "data-seat": l.seat, text: l.text }));
     }
@@ -320,7 +325,8 @@ function statusLine() {
   if (v.phase === "betting") {
     const bet = v.hand && v.hand.bets && v.hand.bets[you];
     if (waitingFor.includes(you)) {
-      if (bet && bet.amount) return [fmt(gettext("Your bet is %(n)s: Confirm it, or change it with the chips."), { n: number(bet.amount) }), true];
+      const amount = bet && !bet.confirmed && legal("bet") ? boxAmount() : bet && bet.amount;
+      if (amount) return [fmt(gettext("Your bet is %(n)s: Confirm it, or change it with the chips."), { n: number(amount) }), true];
       return [gettext("Place your bet: add chips, then Confirm."), true];
     }
     if (you && you === v.banker) return [fmt(gettext("You hold the bank. Waiting for bets: %(names)s"), { names: waitingFor.map(name).join(", ") }), false];
@@ -609,6 +615,140 @@ function readAmount(key) {
   return value;
 }
 
+// --- the bet box ----------------------------------------------------------------------------------------
+// A challenger's stake is built here, in the page, and sent once with Confirm (`bet`: the amount and the
+// confirmation together). Each hand the box starts with the seat's stake of the previous hand this page saw (kept
+// in sessionStorage, so a reload keeps it), or the base stake the first time, brought within the limits; a stake the
+// server set already (practice_open's base stake) is taken as it is. Nothing reaches the server before Confirm, so a
+// player who does nothing gets the engine's timeout default (docs/rules.md, "The bet box"). Confirm is disabled on an
+// amount the engine would refuse (machine.py, `_check_stake`), and the reason is shown under the box.
+
+const STAKE_KEY = `halfpoint:stake:${cfg.room_id}`;
+
+function rememberStake(amount) {
+  S.lastStake = amount;
+  try { sessionStorage.setItem(STAKE_KEY, String(amount)); } catch { /* storage off: this page's memory only */ }
+}
+
+function lastStake() {
+  if (S.lastStake === null) {
+    let kept = null;
+    try { kept = parseInt(sessionStorage.getItem(STAKE_KEY), 10); } catch { /* storage off */ }
+    S.lastStake = Number.isInteger(kept) && kept > 0 ? kept : 0;
+  }
+  return S.lastStake;
+}
+
+/** The lowest and highest stake `seat` may confirm in a hand of base stake `base` (machine.py, `_stake_limits`). */
+function stakeLimits(seat, base) {
+  const r = rules();
+  const low = r.fixed_stake ? base : (r.min_bet ?? r.base_stake);
+  let high = seat.stack;
+  if (r.stake_third_of_stack) high = Math.floor(seat.stack / 3);
+  if (r.max_bet !== null && r.max_bet !== undefined) high = Math.min(high, r.max_bet);
+  return [low, high];
+}
+
+/** The box's first amount this hand: the previous stake, or the base stake, within the limits. */
+function prefill(hand) {
+  const r = rules();
+  const [low, high] = stakeLimits(mySeat(), hand.base_stake);
+  let amount = Math.min(Math.max(lastStake() || hand.base_stake, low), high);
+  if (r.bet_multiple) amount -= amount % r.base_stake;
+  return Math.max(amount, 0);
+}
+
+/** The box's text for the current hand, set up when the hand is new to it. */
+function boxText() {
+  const hand = V().hand;
+  if (S.box.hand !== hand.no) {
+    const bet = hand.bets[V().you];
+    S.box = { hand: hand.no, value: String(bet && bet.amount > 0 ? bet.amount : prefill(hand)) };
+  }
+  return S.box.value;
+}
+
+/** The box's amount when it is one the engine would take, else null. */
+function boxAmount() {
+  const text = boxText().trim();
+  return boxRefusal(text) ? null : Number(text);
+}
+
+/** Why the engine would refuse a stake of `text` (machine.py, `_check_stake`), or "" when it would take it. */
+function boxRefusal(text) {
+  const r = rules();
+  const me = mySeat();
+  const [low, high] = stakeLimits(me, V().hand.base_stake);
+  if (!/^\d+$/.test(text)) return gettext("Enter a whole number above zero.");
+  const amount = Number(text);
+  if (amount < low) return fmt(gettext("The stake is at least %(n)s."), { n: number(low) });
+  if (r.bet_multiple && amount % r.base_stake) return errorText("stake_not_multiple", { view: V() });
+  if (amount > high) {
+    if (r.max_bet !== null && r.max_bet !== undefined && high === r.max_bet) return fmt(gettext("The stake is at most %(n)s."), { n: number(high) });
+    if (r.stake_third_of_stack) return fmt(gettext("The stake is at most %(n)s, a third of your stack."), { n: number(high) });
+    return fmt(gettext("The stake is at most your stack, %(n)s."), { n: number(high) });
+  }
+  return "";
+}
+
+/** The box's reason line and Confirm brought in line with what the box holds now. */
+function checkBox({ status = true } = {}) {
+  const why = $("#bet-why");
+  const confirmButton = $("#act-confirm");
+  if (!why || !confirmButton) return;
+  const reason = boxRefusal(boxText().trim());
+  why.textContent = reason;
+  why.hidden = !reason;
+  $("#bet-box").setAttribute("aria-invalid", reason ? "true" : "false");
+  confirmButton.disabled = !!reason || !legal("bet") || !!S.busy;
+  if (status) renderCenter(); // the status line says the amount Confirm would send
+}
+
+function setBox(value) {
+  S.box.value = String(value);
+  const input = $("#bet-box");
+  if (input) input.value = S.box.value;
+  checkBox();
+}
+
+function addToBox(amount) {
+  const now = boxText().trim();
+  setBox((/^\d+$/.test(now) ? Number(now) : 0) + amount);
+}
+
+// A chip or Reset clicked with a pointer gives the focus back to the page, so that Enter confirms next, as it did when
+// each chip redrew the controls; one pressed from the keyboard keeps the focus for the next key.
+const pointerClick = (e, then) => { if (e.detail > 0) e.currentTarget.blur(); then(); };
+
+function betBox(hand) {
+  const r = rules();
+  const input = h("input", {
+    type: "number", min: 0, step: 1, inputmode: "numeric", id: "bet-box", class: "amount bet-box", value: boxText(),
+    "aria-describedby": "bet-why", autocomplete: "off",
+    oninput: (e) => { S.box.value = e.target.value; checkBox(); },
+    onkeydown: (e) => {
+      if (e.key !== "Enter") return;
+      e.preventDefault();
+      const ok = $("#act-confirm");
+      if (ok && !ok.disabled) ok.click();
+    },
+  });
+  const confirmButton = button("bet", gettext("Confirm"), {
+    id: "act-confirm", cls: "primary", key: "Enter",
+    onclick: () => { const a = boxAmount(); if (a) send("bet", { amount: a }); },
+  });
+  return h("div", { class: "bet-builder" },
+    h("div", { class: "bet-amount" }, h("label", { for: "bet-box", text: gettext("Your bet: ") }), input,
+      h("span", { class: "muted", text: " " + fmt(gettext("(base stake %(n)s)"), { n: number(hand.base_stake) }) })),
+    h("p", { id: "bet-why", class: "bet-why", role: "status", hidden: true }),
+    h("div", { class: "chips" }, r.chip_values.map((amount) => h("button", {
+      type: "button", class: "chip", id: "act-chip-" + amount, "data-action": "chip", onclick: (e) => pointerClick(e, () => addToBox(amount)),
+    }, "+" + number(amount)))),
+    h("div", { class: "row" },
+      h("button", { type: "button", id: "act-reset", class: "secondary", "data-action": "reset", onclick: (e) => pointerClick(e, () => setBox(0)) }, gettext("Reset")),
+      confirmButton));
+}
+
 function button(action, label, { args, cls = "", key, onclick, busy = true, id } = {}) {
   const ok = legal(action) && !(busy && S.busy);
   return h("button", {
@@ -628,6 +768,7 @@ function renderActions() {
   if (key === S.actionsKey) return;
   S.actionsKey = key;
   const box = $("#actions");
+  const typing = document.activeElement && document.activeElement.id === "bet-box";
   box.textContent = "";
   box.classList.toggle("needed", ["hit", "stand", "confirm", "open_bank", "take_bank", "refill", "no_bet"].some(legal));
   if (!me) {
@@ -638,18 +779,14 @@ function renderActions() {
   const r = rules();
   const chips = () => h("div", { class: "chips" }, r.chip_values.map((amount) =>
     button("chip", "+" + number(amount), { args: { amount }, cls: "chip", busy: false, id: "act-chip-" + amount })));
-  if (v.phase === "betting" && hand && hand.bets && hand.bets[v.you]) {
+  if (v.phase === "betting" && hand && hand.bets && hand.bets[v.you] && !hand.bets[v.you].confirmed && legal("bet")) {
+    box.append(betBox(hand));
+  } else if (v.phase === "betting" && hand && hand.bets && hand.bets[v.you]) {
     const bet = hand.bets[v.you];
     const row = h("div", { class: "bet-builder" },
       h("div", { class: "bet-amount" }, gettext("Your bet: "), h("strong", { id: "my-bet", text: number(bet.amount) }),
         h("span", { class: "muted", text: " " + fmt(gettext("(base stake %(n)s)"), { n: number(hand.base_stake) }) })));
-    if (legal("chip")) {
-      row.append(chips(), h("div", { class: "row" },
-        button("reset", gettext("Reset"), { cls: "secondary", busy: false }),
-        button("confirm", gettext("Confirm"), { cls: "primary", key: "Enter" })));
-    } else if (!bet.confirmed) {
-      row.append(h("p", { class: "muted", text: gettext("Every stake is the base stake in this game.") }));
-    }
+    if (!bet.confirmed) row.append(h("p", { class: "muted", text: gettext("Every stake is the base stake in this game.") }));
     box.append(row);
   }
   if (v.phase === "betting" && legal("back")) {
@@ -719,6 +856,10 @@ function renderActions() {
     }));
   }
   if (more.childNodes.length) box.append(more);
+  if ($("#bet-box")) {
+    checkBox({ status: false });
+    if (typing) $("#bet-box").focus();
+  }
 }
 
 function renderResults() {
@@ -989,6 +1130,18 @@ function renderFairMenu() {
   $("#fair-my-hand").textContent = n;
   $("#fair-my-seed").textContent = mine || gettext("a new random seed, drawn when the server commits");
   $("#fair-my-state").textContent = mine && deal && v.you && deal.seeds[v.you] === mine ? gettext("(the table has it)") : "";
+}
+
+/** The fair deal's lines of the feed (feed.js marks them `fair`: the commitment, the seeds in, the server seed
+ * revealed), listed in the menu's "Fair deal" tab for whoever opens it, and left out of the table's feed. */
+function renderFairLog() {
+  let log = $("#fair-log");
+  if (!log) {
+    log = h("ol", { id: "fair-log", class: "feed", tabindex: "0", "aria-labelledby": "fair-log-title" });
+    $("#fair-panel").append(h("h3", { id: "fair-log-title", text: gettext("The fair deal, step by step") }), log);
+  }
+  log.textContent = "";
+  for (const l of S.feed) if (l.fair) log.append(h("li", { class: [l.type, l.minor && "minor"].filter(Boolean).join(" "), text: l.text }));
 }
 
 /** The player's own seed (or a new random one, `seed` null) for the open deal, sent again if one went in already;

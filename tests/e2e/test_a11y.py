@@ -113,7 +113,7 @@ def test_a_hand_played_with_the_keyboard_alone(server, players):
     bob.wait_view("v.phase === 'betting' && v.legal_actions.includes('chip')")
     tab_to(bob, "#actions .chips button")
     bob.page.keyboard.press("Space")  # a chip: the bet grows, not yet sent
-    bob.page.wait_for_function("document.querySelector('#my-bet').textContent === '10'")
+    bob.page.wait_for_function("document.querySelector('#bet-box').value === '20'")  # the base stake + 10
     press(bob, "#act-confirm", "Enter", "v.phase === 'playing'")
     over = "v.hand && v.hand.over"
     for _ in range(40):

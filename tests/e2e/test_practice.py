@@ -96,7 +96,7 @@ def test_the_practice_table_explains_its_controls_once(server, players, width):
         page.click("#table-hint summary")
     assert page.evaluate(is_open)
     page.wait_for_selector("#act-confirm:not([disabled])")
-    assert page.locator("#my-bet").inner_text() == "10"  # the base stake, one Confirm away
+    assert page.input_value("#bet-box") == "10"  # the base stake, one Confirm away
     status = page.locator("#status").inner_text()
     assert status.startswith("Your bet is 10: Confirm it"), status
     assert page.locator("#phase").text_content() == "Hand 1 · Betting"

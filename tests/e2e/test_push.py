@@ -71,8 +71,9 @@ def wait_until(predicate, timeout: float = 10.0):
 
 def bet_and_play(alice, bob):
     bob.wait_view("v.phase === 'betting' && v.legal_actions.includes('chip')")
+    bob.click_enabled("#act-reset")  # the box starts at the previous stake: from nothing, one chip
     chip(bob, 0)
-    bob.page.wait_for_function("document.querySelector('#my-bet').textContent === '10'")
+    bob.page.wait_for_function("document.querySelector('#bet-box').value === '10'")
     bob.click_enabled("#act-confirm")
     play_out([alice, bob])
     bob.wait_view("v.hand.over")

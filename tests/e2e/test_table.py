@@ -57,16 +57,16 @@ def test_four_friends_sign_up_meet_by_code_and_play_a_hand_of_ten_and_a_half(ser
     for p in (bob, chen, dara):
         p.wait_view("v.phase === 'betting' && v.legal_actions.includes('chip')")
     chip(bob, 0)
-    chip(bob, 1)  # 10 + 50
-    bob.page.wait_for_function("document.querySelector('#my-bet').textContent === '60'")
+    chip(bob, 1)  # the base stake the box starts with, + 10 + 50
+    bob.page.wait_for_function("document.querySelector('#bet-box').value === '70'")
     bob.page.keyboard.press("Enter")  # Enter confirms
     chip(chen, 2)
     chen.click_enabled("#act-confirm")
     chip(dara, 0)
     dara.click_enabled("#act-reset")
-    dara.page.wait_for_function("document.querySelector('#my-bet').textContent === '0'")
+    dara.page.wait_for_function("document.querySelector('#bet-box').value === '0'")
     chip(dara, 0)
-    dara.page.wait_for_function("document.querySelector('#my-bet').textContent === '10'")
+    dara.page.wait_for_function("document.querySelector('#bet-box').value === '10'")
     dara.click_enabled("#act-confirm")
 
     # The dice and the order they give, the same for everyone; each sees only their own card.
@@ -165,7 +165,7 @@ def test_a_refresh_in_the_middle_of_a_hand_restores_the_table(server, players):
     assert after["hand"]["dice"] == before["hand"]["dice"]
     assert own_and_hidden_cards(bob) == (own_before, backs_before)
     assert bob.page.locator("#order li").all_inner_texts() == order_before
-    assert bob.page.locator(".seat.me .seat-bet").inner_text() == "Bet 50 ✓"
+    assert bob.page.locator(".seat.me .seat-bet").inner_text() == "Bet 60 ✓"  # the base stake in the box, + 50
     assert bob.page.locator("#act-stand").is_enabled() == bob.my_turn()
 
     play_out([alice, bob])
@@ -192,7 +192,7 @@ def test_a_player_on_a_360px_phone_plays_a_full_hand(server, players):
     fits()
     chip(phone, 0)
     chip(phone, 0)
-    phone.page.wait_for_function("document.querySelector('#my-bet').textContent === '20'")
+    phone.page.wait_for_function("document.querySelector('#bet-box').value === '30'")  # the base stake + 10 + 10
     phone.click_enabled("#act-confirm")
     phone.wait_view("v.phase === 'playing'")
     fits()
