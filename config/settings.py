@@ -86,6 +86,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "games.invite.context",  # the header's log-in and sign-up keep where the visitor was going
             ],
         },
     },
@@ -195,6 +196,9 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
 ACCOUNT_UNIQUE_EMAIL = True
+# Confirming the address in the browser that signed up logs the player in and takes them where they were going
+# (an invite's room: games/invite.py), instead of to a second log-in.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 # allauth's rate limits are on by default and count in the cache (Redis in production);
 # the admin login is routed through allauth's login in config/urls.py so it is limited too.

@@ -19,6 +19,7 @@ from config.db_router import reads_from_replica
 from games import distribution, hand_records, ledger, ledger_views, pages, practice_seeds, selectors, services
 from games.engine import PRESETS
 from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
+from games.invite import offer as invite_offer
 from games.models import PRESET_CHOICES, Hand, Room
 from games.rules_form import RulesForm
 from games.stats import RUNNING_SECONDS, rules_key, running
@@ -123,11 +124,12 @@ def _open_room(code: str) -> Room:
     return found
 
 
-@login_required
 def room(request: HttpRequest, code: str) -> HttpResponse:
-    """The table page of an open room, by its 4-digit code. An anonymous visitor is sent to log in
-    and back here (login_required keeps the path in ?next=). A room that has closed since (a reload after the
-    host closed it) sends whoever may read its ledger to the settle-up."""
+    """The table page of an open room, by its 4-digit code. A visitor without a session gets the room's invite
+    (games/invite.py: who invites to what, sign-up and log-in, and back here after). A room that has closed since
+    (a reload after the host closed it) sends whoever may read its ledger to the settle-up."""
+    if not request.user.is_authenticated:
+        return invite_offer(request, code=code)
     try:
         found = _open_room(code)
     except Http404:
@@ -222,12 +224,13 @@ def room_hand(request: HttpRequest, code: str, number: int) -> HttpResponse:
     return redirect(found)
 
 
-@login_required
 def invite(request: HttpRequest, token: str) -> HttpResponse:
-    """An invite link: the room's page (after logging in, for a visitor without a session)."""
-    found = Room.objects.filter(invite_token=token, status=Room.Status.OPEN).first()
+    """An invite link: the room's page, or for a visitor without a session the room's invite (games/invite.py)."""
+    found = Room.objects.filter(invite_token=token, status=Room.Status.OPEN).select_related("host").first()
     if found is None:
         raise Http404(_("This invitation is no longer valid."))
+    if not request.user.is_authenticated:
+        return invite_offer(request, room=found)
     return redirect(found)
 
 
