@@ -692,6 +692,9 @@ def _bank_checks(t: Table) -> None:
     if s.banker is None:
         return
     pos = s.seat(s.banker)["position"]
+    if r.bank_turn_hands and s.bank_hands >= r.bank_turn_hands:
+        _end_bank_turn(t)
+        return
     if s.bank <= 0:
         # rules/README.md "Bank limits": an empty bank ends the round: refill, or give it up.
         _offer(t, "refill", [s.banker])
@@ -703,6 +706,22 @@ def _bank_checks(t: Table) -> None:
     if t.v.covers_table and s.bank < _bank_cover(t):
         t.emit("bank_cannot_cover", seat=s.banker, bank=s.bank, cover=_bank_cover(t))
         _next_banker(t, pos, cover=_bank_cover(t), keep=s.banker)
+
+
+def _end_bank_turn(t: Table) -> None:
+    """house-rules.md "The bank by turns" (轮庄): after `bank_turn_hands` hands the banker kept, whatever the bank
+    holds, it closes as if the banker retired: back to the banker's stack (beans stay in the seat's hold, as for a
+    retirement), then on in the bank's direction from the banker's seat. The turn ends with the hand that reaches
+    the count, so a bank emptied in that hand is not offered for a refill: it passes. A banker who is away is
+    passed over like any away seat (`_candidates`). The hand's rules judge the count, so a change of the knob
+    during a hand counts from the next (docs/rules.md, "The bank by turns")."""
+    s = t.s
+    position = s.seat(s.banker)["position"]
+    t.emit("bank_turn_over", seat=s.banker, hands=s.bank_hands, hand_no=s.hand_no)
+    _close_bank(t, "rotation")
+    # The bank is offered in the usual order. The bank auction (house-rules.md, `bank_auction`) replaces that
+    # order whenever the bank is to be opened, so with it on the bank would be put up for auction here instead.
+    _next_banker(t, position)
 
 
 def _first_banker(t: Table, seed: bytes) -> None:

@@ -53,6 +53,7 @@ class Rules:
     rotation: str = "clockwise"
     retire_needs_profit: bool = True
     bank_max_hands: int | None = None
+    bank_turn_hands: int = 0  # house-rules.md, "The bank by turns" (轮庄): 0 is off
     bank_min_cover: int | None = None
     take_bank_on_target: bool = False
     banker_forced_draw: bool = False
@@ -264,6 +265,9 @@ KNOB_SPECS = (
          gettext_noop("A banker may retire only once net profit reaches the opening bank."), {}),
     Knob("bank_max_hands", "int?", gettext_noop("Hands per banker"),
          gettext_noop("Most consecutive hands one banker holds."), {"min": 1}),
+    Knob("bank_turn_hands", "int", gettext_noop("Bank by turns (hands)"),
+         gettext_noop("The bank passes after this many hands, whatever it holds: it goes back to the banker's stack "
+                      "and the next player opens it (0: off; 1 to 20)."), {"min": 0, "max": 20}),
     Knob("bank_min_cover", "int?", gettext_noop("Smallest bank"),
          gettext_noop("The bank must hold at least this to play a hand (empty: 2 × base stake × challengers)."), {"min": 1}),
     Knob("take_bank_on_target", "bool", gettext_noop("Take the bank on the target"),

@@ -19,6 +19,8 @@ from .state import TableState
 from .view import view
 
 BETTING_WORDS = {"bet", "side_bet", "chip", "reset", "confirm", "no_bet", "back"}
+# A bank decision comes between hands: sent while a hand is on the table, it plays that hand out first.
+BANK_WORDS = {"open_bank", "take_bank", "decline_bank", "refill", "pass_bank"}
 
 
 class ScriptError(EngineError):
@@ -141,6 +143,8 @@ def run_script(data: dict) -> dict:
         raise ScriptError("actions is a list.")
     for entry in actions:
         seat, word, args = _parse_action(entry)
+        if word in BANK_WORDS and run.state.phase in ("betting", "playing"):
+            run.finish_hand()
         if run.state.phase == "betting" and word not in BETTING_WORDS:
             run.run_bots()
             if run.state.phase == "betting":
@@ -199,6 +203,20 @@ def _output(run: _Runner) -> dict:
             out["bank_draw"] = {"cards": e["cards"], "winner": e["winner"]}
     if s.pending:
         out["pending"] = {"kind": s.pending["kind"], "seat": s.pending["seat"]}
+    if s.rules.bank_turn_hands:
+        # The bank by turns is about every hand of the script, not the last one alone: each hand's banker, dice and
+        # deltas, and every turn that ended.
+        played = []
+        for e in run.events:
+            if e["type"] == "hand_started":
+                played.append({"hand_no": e["hand_no"], "banker": e["banker"]})
+            elif e["type"] == "dice_rolled":
+                played[-1]["dice"] = e["dice"]
+            elif e["type"] == "hand_settled":
+                played[-1]["deltas"] = e["deltas"]
+        out["hands_played"] = played
+        out["bank_turns"] = [{k: e[k] for k in ("seat", "hands", "hand_no")}
+                             for e in run.events if e["type"] == "bank_turn_over"]
     return out
 
 

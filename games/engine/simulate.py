@@ -1,7 +1,7 @@
 """``simulate(...) -> dict``: many bot hands and the challenger's statistics (the ``simulate`` command).
 
 Every challenger stakes one base stake; stacks and the bank are so large that bank limits never bind,
-and the bank stays with one seat (``banker_policy`` "keep", no take-bank, a fixed base stake), so each
+and the bank stays with one seat (``banker_policy`` "keep", no take-bank, no bank by turns, a fixed base stake), so each
 hand measures the game itself. Hand ``i`` is played with the seed ``SHA-256(f"{seed}:{i}")``, hands are
 grouped in blocks of ``BLOCK`` (a block is one table, so the Seven and a Half shoe lasts a block), and
 all sums are integers: the same seed gives the same numbers with any ``workers``.
@@ -38,8 +38,9 @@ def hand_seed(seed, i: int) -> bytes:
 
 
 def sim_rules(preset: str, overrides: dict | None):
+    # One banker for every hand: the bank by turns changes who banks, never a hand's odds (docs/rules.md).
     extra = {"banker_policy": "keep", "take_bank_on_target": False, "side_bets_enabled": False,
-             "max_side_bettors": 0}
+             "max_side_bettors": 0, "bank_turn_hands": 0}
     base = rules_from(preset, overrides or {})
     extra.update(VARIANTS[base.game].simulation_overrides)
     return rules_from(preset, {**(overrides or {}), **extra})

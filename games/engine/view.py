@@ -117,7 +117,21 @@ def shared_view(state: TableState) -> dict:
                  "discards": len(s.shoe["discards"])} if s.shoe is not None else None,
         "next_rules": s.next_rules.to_json() if s.next_rules else None,
         "fair_deal": _fair_deal(s),
+        "bank_turn_left": bank_turn_left(s),
     }
+
+
+def bank_turn_left(s: TableState) -> int | None:
+    """The hands the banker still plays in this turn of the bank (house-rules.md, "The bank by turns"), the hand
+    being played included: 3, 3, 2, 1 over a turn of 3 (between hands, then during each); None with the rule off
+    or no banker. Between hands it reads the rules the next hand will play."""
+    if s.banker is None:
+        return None
+    if s.phase in IN_HAND:
+        turn = s.rules.bank_turn_hands
+        return max(turn - s.bank_hands, 0) + 1 if turn else None
+    turn = (s.next_rules or s.rules).bank_turn_hands
+    return max(turn - s.bank_hands, 1) if turn else None
 
 
 def _fair_deal(s: TableState) -> dict | None:
@@ -161,6 +175,7 @@ def view(state: TableState, viewer: str | None = None, *, detached: bool = True,
         "legal_actions": legal_actions(s, vid),
         "next_rules": c["next_rules"],
         "fair_deal": c["fair_deal"],
+        "bank_turn_left": c["bank_turn_left"],
     }
     return json_copy(out) if detached else out
 

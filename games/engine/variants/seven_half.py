@@ -1,6 +1,7 @@
 """Seven and a Half (rules/seven-half.md): the Spanish 40-card shoe, one face-down card at most, the
 bank last, a bust lost at once, and the optional house rules (double, split, 4 discard, secret pair, Mort)."""
 
+from ..errors import RulesError
 from .base import LOSE, WIN, Eval, OwnSetting, Variant
 
 POINTS = {}
@@ -30,7 +31,11 @@ class SevenHalf(Variant):
     covers_table = True  # seven-half.md "Moving the bank": a bank that cannot cover the table passes on
 
     def check_rules(self, rules):
-        """Any card limit, or none (the knob's own minimum is 2)."""
+        """Any card limit, or none (the knob's own minimum is 2). The bank by turns (house-rules.md) is refused:
+        seven-half.md "Moving the bank" already passes the bank after `bank_max_hands` hands, to the next player
+        who can cover it, and two limits on one bank would contradict each other."""
+        if rules.bank_turn_hands:
+            raise RulesError("bank_turn_hands", "Seven and a Half passes the bank by its own limit: set bank_max_hands")
 
     def smallest_bank(self, rules, challengers):
         return 2 * rules.base_stake * challengers  # seven-half.md: twice the base stake per challenger
