@@ -31,7 +31,15 @@ function handWords(h) {
   return cls ? fmt(gettext("%(class)s (%(total)s)"), { class: cls, total: showTotal(h.total) }) : showTotal(h.total);
 }
 
-const special = (h) => !!h.class && h.class !== "ordinary" && !h.bust;
+// A hand's card count: the reveal lists the cards, `handOf` counts them.
+const count = (h) => (Array.isArray(h.cards) ? h.cards.length : h.cards);
+const className = (cls) => CLASS_NAMES()[cls] || cls;
+const named = (cls) => !!cls && cls !== "ordinary" && cls !== "bust" && !!CLASS_NAMES()[cls];
+// The classes that beat every other hand but their own kind (ten-half.md, ban-luck.md "Five Dragon").
+const DRAGONS = new Set(["five-dragons", "five-dragon"]);
+// zhejiang.md "Hand classes, highest first" (games/engine/variants/zhejiang.py, RANK).
+const ZHEJIANG_RANK = ["ordinary", "ten-and-a-half", "five-small", "five-pictures", "heavenly-king", "six-small",
+  "seven-small", "eight-small", "nine-small", "grand-heavenly-king"];
 
 const WHY = () => ({
   bank_empty: gettext("the bank was empty"), backed_hand_void: gettext("the backed hand was void"),
@@ -50,7 +58,9 @@ const BANK_CLOSED = () => ({
  * index)`: that hand as the viewer sees it now ({cards: count, total, class, bust}) or null when a card of it is
  * hidden from the viewer; only asked about hands that can no longer change (busted, or settled).
  * `tell(event)` returns its lines: {type, text, seat, cards (codes to draw), mine (about the viewer: announced),
- * minor (a detail), outcome (a result's)}; [] for an event with nothing to tell.
+ * minor (a detail), fair (a step of the fair deal: the table lists it in its "Fair deal" tab, not in the feed), outcome
+ * (a result's)}; [] for an event with nothing to tell. A bet is told once, when it is placed (confirmed, defaulted):
+ * the amounts on the way there (`bet_changed`, `side_bet_changed`) are the bet box's, not news.
  */
 export function createTeller({ name, you = () => null, game = () => null, handOf = () => null }) {
   let banker = null;
@@ -58,57 +68,141 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
   let revealed = {}; // seat -> [{cards, total, class, bust}] once every hand is turned up
   let shown = {}; // seat -> the card lists of its hands turned up early (hand_shown)
   let counts = {}; // seat -> per hand: {n: cards dealt, hidden: cards the viewer did not see}
+  let whys = {}; // "seat/hand" -> the engine's reason for a main bet settled (`why`), for the side bets that follow it
 
   const hands = (seat) => (counts[seat] = counts[seat] || []);
   const handAt = (seat, i) => (hands(seat)[i] = hands(seat)[i] || { n: 0, hidden: 0 });
 
   function line(e, text, extra = {}) {
     const seat = e.seat === undefined ? null : e.seat;
-    return { type: e.type, text, seat, cards: [], mine: false, minor: false, ...extra };
+    return { type: e.type, text, seat, cards: [], mine: false, minor: false, fair: false, ...extra };
   }
 
-  /** The reason a main bet settled as it did, from the hands as they were compared. */
+  /** The class of the banker's two cards turned up at the deal (ban-luck.md: two aces are Ban-Ban, else Ban-Luck). */
+  function bankSpecial() {
+    const cards = (shown[banker] || [[]])[0] || [];
+    if (!cards.length) return null;
+    return cards.length === 2 && cards.every((c) => c[0] === "A") ? "ban-ban" : "ban-luck";
+  }
+
+  /** Why a Chinese Blackjack special settled a bet right after the deal (ban-luck.md, "Deal and specials"). */
+  function specialReason(seat, index, r) {
+    const h = handOf(seat, index);
+    const mine = h && named(h.class) ? h.class : null;
+    const bank = bankSpecial();
+    if (r.why === "banker_special") {
+      if (mine) return fmt(gettext("the bank's %(bank)s beats %(hand)s"), { bank: className(bank), hand: className(mine) });
+      return fmt(gettext("the bank was dealt %(class)s, which beats every hand without an equal special"), { class: className(bank) });
+    }
+    if (!mine) return gettext("a special hand");
+    if (r.outcome === "push" && bank) {
+      return fmt(gettext("%(hand)s against the bank's %(bank)s: a tie is a push"), { hand: className(mine), bank: className(bank) });
+    }
+    if (bank) return fmt(gettext("%(hand)s beats the bank's %(bank)s"), { hand: className(mine), bank: className(bank) });
+    return fmt(gettext("dealt %(class)s: a special is paid at once, before anyone draws"), { class: className(mine) });
+  }
+
+  /** The reason a main bet settled as it did, from the hands as they were compared (each game's rules file,
+   * "Comparing"): a bust, the bank's bust, a class that beats the other, the totals, a tie and who takes it. */
   function reason(seat, index, r) {
     if (r.why === "bust") {
       const h = handOf(seat, index);
       return h ? fmt(gettext("bust with %(total)s"), { total: showTotal(h.total) }) : gettext("bust");
     }
-    if (r.why === "special") {
-      const h = handOf(seat, index);
-      return h ? fmt(gettext("dealt %(class)s"), { class: CLASS_NAMES()[h.class] || h.class }) : gettext("a special hand");
-    }
-    if (r.why === "banker_special") {
-      // ban-luck.md: the banker's two cards were turned up at once: two aces are Ban-Ban, else Ban-Luck.
-      const cards = (shown[banker] || [[]])[0] || [];
-      const cls = cards.length === 2 && cards.every((c) => c[0] === "A") ? "ban-ban" : "ban-luck";
-      return fmt(gettext("the bank was dealt %(class)s"), { class: CLASS_NAMES()[cls] });
-    }
+    if (r.why === "special" || r.why === "banker_special") return specialReason(seat, index, r);
     if (r.why) return WHY()[r.why] || null;
     const c = (revealed[seat] || [])[index];
     const b = (revealed[banker] || [])[0];
     if (!c || !b) return null;
-    const mine = handWords(c);
-    const bank = handWords(b);
-    if (c.bust) return fmt(gettext("bust with %(total)s"), { total: showTotal(c.total) });
-    // zhejiang.md "Comparing": the same class and total, the hand with more cards wins; elsewhere the bank wins ties.
-    const tied = c.total === b.total && c.class === b.class;
-    const moreCards = tied && game() === "zhejiang-ten-half" && c.cards.length !== b.cards.length;
-    if (r.outcome === "win") {
-      if (b.bust) return fmt(gettext("the bank busts with %(total)s"), { total: showTotal(b.total) });
-      if (moreCards) return fmt(gettext("tie at %(total)s: the hand with more cards wins"), { total: showTotal(c.total) });
-      return fmt(gettext("%(hand)s beats the bank's %(bank)s"), { hand: mine, bank });
+    const g = game();
+    const o = { hand: handWords(c), bank: handWords(b) };
+    if (c.bust) {
+      return b.bust ? fmt(gettext("bust with %(total)s: a bust loses even when the bank busts too"), { total: showTotal(c.total) })
+        : fmt(gettext("bust with %(total)s"), { total: showTotal(c.total) });
     }
-    if (r.outcome === "push") return fmt(gettext("%(hand)s against the bank's %(bank)s: a tie is a push"), { hand: mine, bank });
+    if (b.bust) return fmt(gettext("the bank busts with %(total)s"), { total: showTotal(b.total) });
+    const by = (rule) => fmt({ win: gettext("%(hand)s beats the bank's %(bank)s: %(rule)s"),
+      lose: gettext("the bank's %(bank)s beats %(hand)s: %(rule)s") }[r.outcome]
+      || gettext("%(hand)s against the bank's %(bank)s: %(rule)s"), { ...o, rule });
+    // ten-half.md step 3, ban-luck.md "Five Dragon": five cards that did not bust beat every other hand; two of them
+    // compare by total (Ten and a Half) or push (Chinese Blackjack).
+    const c5 = DRAGONS.has(c.class);
+    const b5 = DRAGONS.has(b.class);
+    if (c5 && b5 && r.outcome === "push") {
+      return fmt(gettext("%(hand)s against the bank's %(bank)s: a tie is a push"), { hand: className(c.class), bank: className(b.class) });
+    }
+    if (c5 !== b5) return by(fmt(gettext("%(class)s beats every other hand"), { class: className(c5 ? c.class : b.class) }));
+    // zhejiang.md step 3: the higher class wins, whatever the totals.
+    if (g === "zhejiang-ten-half" && c.class !== b.class) {
+      const [high, low] = ZHEJIANG_RANK.indexOf(c.class) > ZHEJIANG_RANK.indexOf(b.class) ? [c.class, b.class] : [b.class, c.class];
+      return by(low === "ordinary" ? fmt(gettext("%(high)s ranks above an ordinary hand"), { high: className(high) })
+        : fmt(gettext("%(high)s ranks above %(low)s"), { high: className(high), low: className(low) }));
+    }
+    // seven-half.md "Settling": the bank's 7½ beats every standing hand, a natural too.
+    if (g === "seven-half" && r.outcome === "lose" && b.total === 7.5 && c.class === "natural") {
+      return by(gettext("the bank's 7½ beats every hand, naturals too"));
+    }
+    // zhejiang.md step 4: the same class and total, the hand with more cards wins; elsewhere the bank wins ties.
+    const tied = c.total === b.total && c.class === b.class;
+    const moreCards = tied && g === "zhejiang-ten-half" && count(c) !== count(b);
+    if (r.outcome === "win") {
+      if (moreCards) return fmt(gettext("tie at %(total)s: the hand with more cards wins"), { total: showTotal(c.total) });
+      return fmt(gettext("%(hand)s beats the bank's %(bank)s"), o);
+    }
+    if (r.outcome === "push") return fmt(gettext("%(hand)s against the bank's %(bank)s: a tie is a push"), o);
     if (r.outcome === "lose") {
       if (moreCards) return fmt(gettext("tie at %(total)s: the hand with more cards wins"), { total: showTotal(c.total) });
       if (tied) return fmt(gettext("tie at %(total)s: the bank wins ties"), { total: showTotal(c.total) });
-      if (game() === "ten-half" && !special(b) && !special(c) && c.total === b.total + 0.5) {
-        // ten-half.md: the bank's total counts ½ more when compared, so half a point ahead is still a tie.
-        return fmt(gettext("%(hand)s against the bank's %(bank)s: the bank counts half a point more"), { hand: mine, bank });
+      if (g === "ten-half" && c.total === b.total + 0.5) {
+        // ten-half.md step 4: the bank's total counts ½ more when compared, so half a point ahead is still a tie, whatever
+        // the class (a 10½ loses to the bank's 10).
+        return fmt(gettext("%(hand)s against the bank's %(bank)s: the bank counts half a point more"), o);
       }
-      return fmt(gettext("the bank's %(bank)s beats %(hand)s"), { hand: mine, bank });
+      return fmt(gettext("the bank's %(bank)s beats %(hand)s"), o);
     }
     return null;
+  }
+
+  /** Why a win or a loss counts more than the stake: the class whose multiplier the game pays (ten-half.md,
+   * zhejiang.md, seven-half.md, ban-luck.md: the winner's class; Chinese Blackjack's banker's class, and a bust on the
+   * fifth card, and the bank's special when it wins; Zhejiang's `banker_multiplies`). */
+  function payout(seat, index, r) {
+    if (!(r.multiplier > 1) || (r.outcome !== "win" && r.outcome !== "lose")) return null;
+    const m = { mult: r.multiplier };
+    let c = (revealed[seat] || [])[index];
+    let b = (revealed[banker] || [])[0];
+    if (r.why === "special" || r.why === "banker_special" || r.why === "bust") {
+      c = handOf(seat, index);
+      b = r.why === "banker_special" ? { class: bankSpecial(), cards: 2 } : null;
+    }
+    const fiveCardBust = (h) => !!h && h.bust && game() === "ban-luck" && count(h) >= 5;
+    let own = null;
+    let bank = null;
+    if (r.outcome === "win") {
+      // ban-luck.md: a banker's bust pays what the bust costs (×2 on the fifth card), unless a Five Dragon won first.
+      if (game() === "ban-luck" && b && b.bust && !(c && DRAGONS.has(c.class))) bank = fiveCardBust(b) ? "five-card-bust" : null;
+      else own = c && c.class;
+    } else if (c && c.bust) {
+      own = fiveCardBust(c) ? "five-card-bust" : null;
+    } else {
+      bank = b && b.class;
+    }
+    if (r.outcome === "win") {
+      if (named(own)) return fmt(gettext("%(class)s pays ×%(mult)s"), { ...m, class: className(own) });
+      if (named(bank)) return fmt(gettext("the bank's %(class)s pays ×%(mult)s"), { ...m, class: className(bank) });
+      return fmt(gettext("this room's rules pay ×%(mult)s"), m);
+    }
+    if (named(own)) return fmt(gettext("%(class)s costs ×%(mult)s"), { ...m, class: className(own) });
+    if (named(bank)) return fmt(gettext("the bank's %(class)s takes ×%(mult)s"), { ...m, class: className(bank) });
+    return fmt(gettext("this room's rules take ×%(mult)s"), m);
+  }
+
+  /** The reason and the multiplier's, in one clause. */
+  function because(seat, index, r) {
+    const why = reason(seat, index, r);
+    const pays = payout(seat, index, r);
+    if (why && pays) return fmt(gettext("%(reason)s; %(payout)s"), { reason: why, payout: pays });
+    return why || pays;
   }
 
   function settled(e) {
@@ -116,7 +210,9 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
     const many = !side && hands(e.bettor).length > 1;
     const who = side ? fmt(gettext("%(name)s's side bet on %(backs)s"), { name: name(e.bettor), backs: name(e.backs) })
       : many ? fmt(gettext("%(name)s's hand %(n)s"), { name: name(e.bettor), n: e.hand + 1 }) : name(e.bettor);
-    let why = reason(e.backs, e.hand, e);
+    // A side bet follows the backed hand's result, and so its reason (a special, a bust settled at once...).
+    if (!side) whys[`${e.bettor}/${e.hand}`] = e.why;
+    let why = because(e.backs, e.hand, side && !e.why ? { ...e, why: whys[`${e.backs}/${e.hand}`] } : e);
     if (side && !e.why) {
       why = why ? fmt(gettext("it follows %(backs)s's hand: %(why)s"), { backs: name(e.backs), why })
         : fmt(gettext("it follows %(backs)s's hand"), { backs: name(e.backs) });
@@ -191,8 +287,7 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
     seat_left: gettext("%(name)s leaves the table with %(stack)s."),
     seat_escaped: gettext("%(name)s leaves during the hand and forfeits."),
     rules_changed: gettext("The room's rules change from hand %(n)s."),
-    bet_changed: gettext("%(name)s's bet: %(amount)s."), bet_confirmed: gettext("%(name)s bets %(amount)s."),
-    side_bet_changed: gettext("%(name)s backs %(backs)s with %(amount)s so far."),
+    bet_confirmed: gettext("%(name)s bets %(amount)s."),
     side_bet_confirmed: gettext("%(name)s side-bets %(amount)s on %(backs)s."),
     side_bet_skipped: gettext("%(name)s places no side bet."),
     stake_doubled: gettext("%(name)s's stake is now %(stake)s."),
@@ -214,14 +309,16 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
     banker_steps_down: gettext("%(name)s lost chips as the banker and steps down."),
     bank_vacant: gettext("Nobody holds the bank: any player may open it."),
   });
-  const MINOR = new Set(["bet_changed", "side_bet_changed", "seed_committed", "seed_received", "seed_awaited", "shoe_reshuffled"]);
+  const MINOR = new Set(["seed_committed", "seed_received", "seed_awaited", "shoe_reshuffled"]);
+  // The fair deal's steps (docs/fairness.md): told for the table's "Fair deal" tab and the hand's record, not its feed.
+  const FAIR = new Set(["seed_committed", "seed_received", "seed_awaited", "seed_missing", "hand_over"]);
   // The events' fields that are chips, grouped the page language's way in the lines (format.js).
   const AMOUNTS = ["amount", "bank", "stack", "stake", "jackpot", "cover", "returned", "paid", "due"];
 
   function tell(e) {
     const n = { ...e, name: name(e.seat), backs: name(e.backs), n: e.hand_no === undefined ? e.from_hand : e.hand_no };
     for (const k of AMOUNTS) if (typeof e[k] === "number") n[k] = number(e[k]);
-    const one = (text, extra = {}, params = n) => [line(e, fmt(text, params), { minor: MINOR.has(e.type), ...extra })];
+    const one = (text, extra = {}, params = n) => [line(e, fmt(text, params), { minor: MINOR.has(e.type), fair: FAIR.has(e.type), ...extra })];
     switch (e.type) {
       case "hand_started":
         banker = e.banker;
@@ -229,6 +326,7 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
         revealed = {};
         shown = {};
         counts = {};
+        whys = {};
         return one(gettext("Hand %(n)s starts: %(banker)s banks %(bank)s, base stake %(base)s."), {},
           { ...n, banker: name(e.banker), base: number(e.base_stake) });
       case "seat_joined":
