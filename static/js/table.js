@@ -468,8 +468,10 @@ function seatNode(seat, pos) {
       seat.banker ? h("span", { class: "bank", text: fmt(gettext("Bank %(n)s"), { n: number(v.bank) }) }) : null));
   if (hand && hand.bets && hand.bets[seat.id]) {
     const bet = hand.bets[seat.id];
+    // The player's own unconfirmed bet is what their box holds (the server has it only from Confirm).
+    const amount = me && !bet.confirmed && v.phase === "betting" && legal("bet") ? boxAmount() || 0 : bet.amount;
     const text = bet.confirmed ? fmt(gettext("Bet %(n)s ✓"), { n: number(bet.amount) })
-      : fmt(gettext("Bet %(n)s …"), { n: number(bet.amount) });
+      : fmt(gettext("Bet %(n)s …"), { n: number(amount) });
     node.append(h("div", { class: "seat-bet" + (bet.confirmed ? " locked" : ""), text }));
   }
   if (hand && hand.sitting_out && hand.sitting_out.includes(seat.id)) {
@@ -701,7 +703,10 @@ function checkBox({ status = true } = {}) {
   why.hidden = !reason;
   $("#bet-box").setAttribute("aria-invalid", reason ? "true" : "false");
   confirmButton.disabled = !!reason || !legal("bet") || !!S.busy;
-  if (status) renderCenter(); // the status line says the amount Confirm would send
+  if (status) { // the status line and the player's seat say the amount Confirm would send
+    renderCenter();
+    renderFelt();
+  }
 }
 
 function setBox(value) {
