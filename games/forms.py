@@ -7,7 +7,17 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS, RulesError, rules_from
 from games.models import PRESET_CHOICES, HouseVariant, Room
-from games.pages import CHOICE_TEXT, KNOB_BY_NAME, MAIN_KNOBS, class_label, knob_help, knob_label, show_value
+from games.pages import (
+    CHOICE_TEXT,
+    CREATE_FORM_INITIAL,
+    CREATE_FORM_OPTIONAL,
+    KNOB_BY_NAME,
+    MAIN_KNOBS,
+    class_label,
+    knob_help,
+    knob_label,
+    show_value,
+)
 from games.rules_form import PAYOUT_PREFIX, RulesForm
 from wallets.models import Currency
 
@@ -62,6 +72,10 @@ class KnobsForm(RulesForm):
             field.help_text = f"{knob_help(name)} " + str(_("Preset: %(value)s.") % {"value": show_value(defaults[name])})
             if KNOB_BY_NAME[name]["type"] == "choice":
                 field.choices = [(c, CHOICE_TEXT.get(c, c)) for c in KNOB_BY_NAME[name]["choices"]]
+            if name in CREATE_FORM_INITIAL.get(preset, {}):
+                field.initial = CREATE_FORM_INITIAL[preset][name]  # the form's own start (games/pages.py)
+            if name in CREATE_FORM_OPTIONAL:
+                field.required = False  # left empty: the preset's value (RulesForm.clean)
 
     def add_error(self, field, error):
         # RulesForm puts a payouts error on the first payout field and an error about a knob that is

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games import selectors
-from games.engine import KNOBS, PRESETS, find_variant
+from games.engine import KNOBS, PRESETS, RulesError, find_variant, rules_from
 from games.models import PRESET_CHOICES, Hand, HandSeat, Room, Seat
 
 KNOB_BY_NAME = {k["name"]: k for k in KNOBS}
@@ -50,14 +50,37 @@ CLASS_TEXT = {
 # The knobs the lobby's create form shows per game (the rest keep the preset's values).
 MAIN_KNOBS = {
     "ten-half": ["base_stake", "chip_values", "max_main_seats", "side_bets_enabled", "max_side_bettors", "host_banks",
-                 "retire_needs_profit", "bet_seconds", "act_seconds", "payouts"],
+                 "retire_needs_profit", "bank_turn_hands", "bet_seconds", "act_seconds", "payouts"],
     "seven-half": ["base_stake", "chip_values", "max_main_seats", "bank_max_hands", "take_bank_on_target",
                    "house_rules", "jackpot_enabled", "bet_seconds", "act_seconds", "payouts"],
     "zhejiang-ten-half": ["base_stake_rule", "base_stake", "base_stake_cap", "mode", "max_main_seats", "double_once",
-                          "escape_penalty", "banker_multiplies", "bet_seconds", "act_seconds", "payouts"],
+                          "escape_penalty", "banker_multiplies", "bank_turn_hands", "bet_seconds", "act_seconds",
+                          "payouts"],
     "ban-luck": ["base_stake", "min_bet", "max_bet", "chip_values", "max_main_seats", "banker_forced_draw",
-                 "bet_seconds", "act_seconds", "payouts"],
+                 "bank_turn_hands", "bet_seconds", "act_seconds", "payouts"],
 }
+
+# What the lobby's create form starts with where it differs from the preset (docs/rules.md, "The bank by turns"):
+# in the two Chinese games a friends' room passes the bank every 5 hands unless its host changes it, while the
+# presets, practice and the engine keep 0 (off).
+CREATE_FORM_INITIAL = {
+    "ten-half": {"bank_turn_hands": 5},
+    "zhejiang-ten-half": {"bank_turn_hands": 5},
+}
+# Knobs the create form may leave empty, as a form made before they were on it does: the room gets the preset's value.
+CREATE_FORM_OPTIONAL = frozenset({"bank_turn_hands"})
+
+
+def _takes_bank_turns(preset: str) -> bool:
+    """Whether the game lets a room pass the bank by turns (Seven and a Half refuses it: its own limit does)."""
+    try:
+        rules_from(preset, {"bank_turn_hands": 1})
+    except RulesError:
+        return False
+    return True
+
+
+BANK_TURN_PRESETS = frozenset(slug for slug in PRESETS if _takes_bank_turns(slug))
 
 
 def knob_label(name: str) -> str:
@@ -129,7 +152,8 @@ def rules_rows(preset: str, rules: dict) -> list[dict]:
 def rules_context(preset: str, rules: dict) -> dict:
     rows = rules_rows(preset, rules)
     return {"preset": preset, "preset_name": PRESET_NAMES[preset], "rule_rows": rows,
-            "overrides": [r for r in rows if r["changed"]], "rules_template": f"games/rules/{preset}.html"}
+            "overrides": [r for r in rows if r["changed"]], "rules_template": f"games/rules/{preset}.html",
+            "bank_turns": preset in BANK_TURN_PRESETS, "bank_turn_hands": rules.get("bank_turn_hands") or 0}
 
 
 def my_rooms(user) -> list[dict]:

@@ -88,9 +88,12 @@ class RulesForm(forms.Form):
         defaults = PRESETS[self.preset].to_json()
         overrides = {}
         payouts = {}
+        kinds = {k["name"]: k["type"] for k in KNOBS}
         for name, value in data.items():
             if name.startswith(PAYOUT_PREFIX):
                 payouts[name[len(PAYOUT_PREFIX):]] = value
+            elif value is None and kinds.get(name) == "int":
+                continue  # a field a form lets be empty where the knob cannot be: the preset's value
             elif value != defaults.get(name):
                 overrides[name] = value
         if payouts and payouts != defaults["payouts"]:
