@@ -425,6 +425,9 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
       case "bank_term_over":
         return [line(e, fmt(ngettext("%(name)s has banked %(hands)s hand: the bank moves on.",
           "%(name)s has banked %(hands)s hands: the bank moves on.", e.hands), n))];
+      case "bank_turn_over":
+        return [line(e, fmt(ngettext("%(name)s's turn at the bank is over after %(hands)s hand: the bank passes on.",
+          "%(name)s's turn at the bank is over after %(hands)s hands: the bank passes on.", e.hands), n))];
       case "bank_draw": {
         const draws = Object.entries(e.cards).map(([seat, code]) => fmt(gettext("%(name)s: %(card)s"), { name: name(seat), card: describe(code) }));
         return [line(e, fmt(gettext("A card each for the first bank: %(draws)s. %(name)s banks."),
