@@ -391,7 +391,10 @@ function renderCenter() {
   c.append(status);
   if (v.banker) {
     c.append(h("div", { class: "bank-line", id: "bank-line" },
-      fmt(gettext("Bank: %(bank)s (%(name)s)"), { bank: number(v.bank), name: name(v.banker) })));
+      fmt(gettext("Bank: %(bank)s (%(name)s)"), { bank: number(v.bank), name: name(v.banker) }),
+      v.bank_turn_left == null ? null : h("span", { class: "bank-turn", id: "bank-turn", "data-left": v.bank_turn_left },
+        " · " + fmt(ngettext("%(n)s hand left in this turn", "%(n)s hands left in this turn", v.bank_turn_left),
+          { n: v.bank_turn_left }))));
   }
   const hand = v.hand;
   if (hand && hand.dice) {
