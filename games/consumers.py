@@ -7,15 +7,12 @@ as a frame arrives (games/arrivals.py), not when its turn comes after the comman
 """
 
 import asyncio
-import gc
 import json
 import logging
 import weakref
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
@@ -24,9 +21,10 @@ from django.utils.translation import gettext as _
 from accounts.api import not_json
 from games import hand_records, moderation, notify, selectors, services
 from games.arrivals import Arrivals
-from games.broadcast import Outbox, collecting, flush, group_name, presence, user_group
+from games.broadcast import group_name, presence, user_group
 from games.fields import text as json_text
 from games.models import Table
+from games.socket_db import db
 
 logger = logging.getLogger(__name__)
 
@@ -36,57 +34,6 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NO_ROOM = 4404
 CLOSE_ROOM_CLOSED = 4410
 CLOSE_TOO_BIG = 4409  # not 1009: an application may close only with 1000 or 3000-4999 (daphne sends 1011 instead)
-
-# Every database call of a socket runs on this pool, not on asgiref's default single thread per process, where one
-# table's command would wait for the round trips of every other (docs/performance.md). Each thread has its own
-# connection (DB_POOL shares them); the row locks of games.services keep two commands of one table in order, as
-# across processes.
-_db_threads = (ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="table-db")
-               if settings.GAMES_DB_THREADS else None)
-
-
-def db_threads_stop() -> None:
-    """End the pool's threads (their connections go with them) and start a fresh pool: the test session
-    calls it before it drops the test database, which a thread's idle connection would hold open."""
-    global _db_threads
-    if _db_threads is not None:
-        _db_threads.shutdown(wait=True)
-        _db_threads = ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="table-db")
-        gc.collect()  # a finished thread's connection closes when it is collected
-
-
-_flushing: set[asyncio.Task] = set()  # the sends of cancelled calls, kept until done (asyncio holds tasks weakly)
-
-
-def db(func):
-    """`func` on a database thread, awaited; what it broadcasts goes out before the socket goes on: through Redis
-    published by that thread as it commits, on the in-memory layer from this loop when it returns (games/broadcast.py,
-    `Outbox`)."""
-    if _db_threads is None:  # GAMES_DB_THREADS=0: asgiref's one thread
-        run = database_sync_to_async(collecting(func))
-    else:
-        run = database_sync_to_async(collecting(func), thread_sensitive=False, executor=_db_threads)
-
-    async def call(*args, **kwargs):
-        outbox, cancelled = Outbox(), False
-        try:
-            return await run(outbox, *args, **kwargs)
-        except asyncio.CancelledError:
-            cancelled = True
-            raise
-        finally:
-            # A call can commit and then raise: what it committed goes out either way.
-            # A cancelled call goes on in its thread: what it committed so far goes out now, the rest from there.
-            messages = outbox.detach()
-            if cancelled:
-                task = asyncio.get_running_loop().create_task(flush(messages))
-                _flushing.add(task)
-                task.add_done_callback(_flushing.discard)
-            else:
-                await flush(messages)
-
-    return call
-
 
 MAX_FRAME = 16 * 1024
 RATE_LIMIT = 20  # messages per second per connection

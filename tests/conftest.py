@@ -27,9 +27,9 @@ def _socket_db_threads_stopped(django_db_setup):
     ends first): the sockets' database threads (games/consumers.py) end, and their connections with them;
     PostgreSQL refuses to drop a database that a connection still uses."""
     yield
-    from games import consumers
+    from games import socket_db
 
-    consumers.db_threads_stop()
+    socket_db.db_threads_stop()
 
 
 @pytest.fixture

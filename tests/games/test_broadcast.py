@@ -47,7 +47,7 @@ async def test_a_server_database_thread_sends_through_the_server_loop(monkeypatc
 
 
 async def test_a_socket_database_call_publishes_from_its_own_thread_in_order_before_it_returns(monkeypatch):
-    from games.consumers import db
+    from games.socket_db import db
 
     layer, channel = await listener(90_003)
     monkeypatch.setattr(broadcast, "async_to_sync", lambda f: pytest.fail("the call handed its message to a server loop"))
@@ -74,7 +74,7 @@ async def test_a_socket_database_call_publishes_from_its_own_thread_in_order_bef
 
 
 async def test_a_call_that_raises_after_a_broadcast_still_sends_it():
-    from games.consumers import db
+    from games.socket_db import db
 
     layer, channel = await listener(90_004)
 
@@ -88,7 +88,7 @@ async def test_a_call_that_raises_after_a_broadcast_still_sends_it():
 
 
 async def test_a_cancelled_call_sends_what_it_committed_and_its_thread_sends_the_rest():
-    from games.consumers import db
+    from games.socket_db import db
 
     layer, channel = await listener(90_005)
     reached, go_on, finished = threading.Event(), threading.Event(), threading.Event()
