@@ -2,7 +2,7 @@
 // Reading a file asks nothing of the server: the check runs in this browser, with the network off if need be.
 import { paint, setDeck } from "./cards.js";
 import { parseTrust, verifyFiles } from "./fair.js";
-import { fmt, gettext, ngettext } from "./i18n.js";
+import { fmt, gettext, ngettext, pgettext } from "./i18n.js";
 
 function text(check) {
   const ok = check.ok;
@@ -19,7 +19,7 @@ function text(check) {
       if (ok && check.players === check.count) return fmt(gettext("Every seat (%(count)s) sent a seed of its own."), check);
       return ok ? fmt(ngettext("%(players)s of the %(count)s seat sent a seed of its own; the others' seeds are the ones the server seed fixes.",
         "%(players)s of the %(count)s seats sent a seed of their own; the others' seeds are the ones the server seed fixes.", check.count), check)
-        : fmt(gettext("Seats %(seats)s: their seeds are marked as the server's but are not the ones its seed fixes."), { seats: check.wrong.join(", ") });
+        : fmt(gettext("Seats %(seats)s: their seeds are marked as the server's but are not the ones its seed fixes."), { seats: check.wrong.join(pgettext("between the items of a list", ", ")) });
     case "source":
       if (ok) return gettext("The hand was shuffled from its deck in canonical order, as the site names it.");
       if (check.why === "deck") return fmt(gettext("The record names no deck this page knows (%(deck)s)."), { deck: String(check.deck) });

@@ -5,7 +5,7 @@
 // events tells the same lines as the live one did.
 import { describe } from "./cards.js";
 import { number } from "./format.js";
-import { fmt, gettext, ngettext } from "./i18n.js";
+import { fmt, gettext, ngettext, pgettext } from "./i18n.js";
 
 /** The hand classes' names (the engine's `Eval.cls`), shared by the table and the log. */
 export const CLASS_NAMES = () => ({
@@ -22,7 +22,7 @@ export function showTotal(total) {
   return String(total).replace(/\.5$/, "½").replace(/^0½$/, "½");
 }
 
-const cardList = (codes) => codes.map(describe).join(", ");
+const cardList = (codes) => codes.map(describe).join(pgettext("between the items of a list", ", "));
 
 /** A hand as words: "9½", "ten and a half (10½)", "bust with 12". `h`: {total, class, bust}. */
 function handWords(h) {
@@ -370,7 +370,7 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
       case "dice_rolled":
         return one(gettext("Dice: %(a)s + %(b)s = %(total)s."), {}, { a: e.dice[0], b: e.dice[1], total: e.total });
       case "betting_closed":
-        return [line(e, fmt(gettext("Betting closes. Order of play: %(order)s."), { order: e.order.map(name).join(", ") }))];
+        return [line(e, fmt(gettext("Betting closes. Order of play: %(order)s."), { order: e.order.map(name).join(pgettext("between the items of a list", ", ")) }))];
       case "card_dealt": return dealt(e);
       case "card_discarded": {
         const h = handAt(e.seat, e.hand || 0);
@@ -431,7 +431,7 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
       case "bank_draw": {
         const draws = Object.entries(e.cards).map(([seat, code]) => fmt(gettext("%(name)s: %(card)s"), { name: name(seat), card: describe(code) }));
         return [line(e, fmt(gettext("A card each for the first bank: %(draws)s. %(name)s banks."),
-          { draws: draws.join("; "), name: name(e.winner) }), { cards: Object.values(e.cards) })];
+          { draws: draws.join(pgettext("between the items of a list that has commas", "; ")), name: name(e.winner) }), { cards: Object.values(e.cards) })];
       }
     }
     const text = SIMPLE()[e.type];

@@ -50,7 +50,7 @@ function personItem(p) {
   const figures = [
     ["bought_in", gettext("Bought in"), chips(p.bought_in)], ["topped_up", gettext("Topped up"), chips(p.topped_up)],
     ["taken_away", gettext("Took away"), chips(p.taken_away)], ["on_table", gettext("On the table"), chips(p.on_table)],
-    ["hands", gettext("Hands"), chips(p.hands)], ["banker", gettext("As banker"), p.banked ? signed(p.banker) : "—"],
+    ["hands", pgettext("number of hands played", "Hands"), chips(p.hands)], ["banker", gettext("As banker"), p.banked ? signed(p.banker) : "—"],
   ];
   const dl = el("dl", { class: "ledger-figures" });
   for (const [key, label, value] of figures) {

@@ -8,7 +8,7 @@ import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
 import { CLASS_NAMES, createTeller, showTotal } from "./feed.js";
 import { number } from "./format.js";
-import { fmt, gettext } from "./i18n.js";
+import { fmt, gettext, pgettext } from "./i18n.js";
 
 const PLAY_MS = 1200; // one step of the autoplay
 
@@ -182,7 +182,7 @@ function seatNode(seat, step, ctx, cell) {
   const cls = ["seat", banker && "banker", step.seat === seat.id && "turn"].filter(Boolean).join(" ");
   const node = h("div", { class: cls, "data-seat": seat.id, "data-cell": cell },
     h("div", { class: "seat-head" }, h("span", { class: "name", text: ctx.name(seat.id) }),
-      banker ? h("span", { class: "badges" }, h("span", { class: "badge bank", text: gettext("bank") })) : null));
+      banker ? h("span", { class: "badges" }, h("span", { class: "badge bank", text: pgettext("badge of the banker's seat", "bank") })) : null));
   if (banker) {
     node.append(h("div", { class: "seat-chips" }, h("span", { class: "bank", text: fmt(gettext("Bank %(n)s"), { n: number(t.bank) }) })));
   } else if (seat.bet) {
