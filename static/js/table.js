@@ -329,8 +329,8 @@ function statusLine() {
       if (amount) return [fmt(gettext("Your bet is %(n)s: Confirm it, or change it with the chips."), { n: number(amount) }), true];
       return [gettext("Place your bet: add chips, then Confirm."), true];
     }
-    if (you && you === v.banker) return [fmt(gettext("You hold the bank. Waiting for bets: %(names)s"), { names: waitingFor.map(name).join(", ") }), false];
-    return [fmt(gettext("Waiting for bets: %(names)s"), { names: waitingFor.map(name).join(", ") }), false];
+    if (you && you === v.banker) return [fmt(gettext("You hold the bank. Waiting for bets: %(names)s"), { names: waitingFor.map(name).join(pgettext("between the items of a list", ", ")) }), false];
+    return [fmt(gettext("Waiting for bets: %(names)s"), { names: waitingFor.map(name).join(pgettext("between the items of a list", ", ")) }), false];
   }
   if (v.phase === "playing" && v.hand && v.hand.turn) {
     if (v.hand.turn.seat === you) return [gettext("Your turn: Hit for a card, or Stand."), true];
@@ -451,7 +451,7 @@ function seatNode(seat, pos) {
     (v.deadline_for || []).includes(seat.id) && "waiting", !connected && "offline", seat.away && "away"]
     .filter(Boolean).join(" ");
   const badges = h("span", { class: "badges" });
-  if (seat.banker) badges.append(h("span", { class: "badge bank", text: gettext("bank") }));
+  if (seat.banker) badges.append(h("span", { class: "badge bank", text: pgettext("badge of the banker's seat", "bank") }));
   if (seat.host) badges.append(h("span", { class: "badge", text: gettext("host") }));
   if (seat.bot) badges.append(h("span", { class: "badge", text: gettext("bot") }));
   if (seat.away) badges.append(h("span", { class: "badge warn", text: gettext("away") }));
@@ -1121,7 +1121,7 @@ function renderFair() {
     const names = Object.keys(deal.seeds).map((id) => (id === v.you ? gettext("you") : name(id)));
     const mine = deal.seeds[v.you];
     box.append(h("p", { class: "small muted", id: "fair-seeds" },
-      names.length ? fmt(gettext("Player seeds in: %(names)s."), { names: names.join(", ") }) : gettext("No player seed in yet."),
+      names.length ? fmt(gettext("Player seeds in: %(names)s."), { names: names.join(pgettext("between the items of a list", ", ")) }) : gettext("No player seed in yet."),
       mine ? [" ", gettext("Yours:"), " ", h("code", { id: "fair-mine", title: mine, text: `${mine.slice(0, 16)}…` })] : null,
       " · ", how));
   } else {
