@@ -1,0 +1,31 @@
+"""Messages of Django and allauth that players read and that our catalogs (locale/) translate in place of theirs.
+makemessages finds them here; nothing imports this module. LOCALE_PATHS comes before the apps' own catalogs, so
+an entry in ours wins.
+
+- Django 5.2's MinimumLengthValidator asks for "...at least %d character(s)." while its zh_Hans and it catalogs
+  translate only "...at least %(min_length)d character(s).": the sign-up's short-password error stayed English.
+- allauth's Spanish says usted; HalfPoint speaks to a player with tú (docs/glossary.md).
+tests/test_catalogs.py renders these messages in every language."""
+
+from django.utils.translation import gettext_noop, ngettext_lazy
+
+MESSAGES = (
+    # django.contrib.auth.password_validation.MinimumLengthValidator.get_error_message
+    ngettext_lazy("This password is too short. It must contain at least %d character.",
+                  "This password is too short. It must contain at least %d characters.", "min_length"),
+    # allauth.account.adapter.DefaultAccountAdapter.error_messages, the forms and the account pages
+    gettext_noop("The username and/or password you specified are not correct."),
+    gettext_noop("The email address and/or password you specified are not correct."),
+    gettext_noop("Too many failed login attempts. Try again later."),
+    gettext_noop("Please type your current password."),
+    gettext_noop("Username can not be used. Please use other username."),
+    gettext_noop("Forgot your password?"),
+    gettext_noop("Are you sure you want to sign out?"),
+    gettext_noop("You have signed out."),
+    gettext_noop("Successfully signed in as %(name)s."),
+    gettext_noop("Already have an account? Then please %(link)ssign in%(end_link)s."),
+    gettext_noop("Please contact us if you have any trouble resetting your password."),
+    gettext_noop("Your password is now changed."),
+    gettext_noop("You are already logged in as %(user_display)s."),
+    gettext_noop("Verify Your Email Address"),
+)
