@@ -13,6 +13,12 @@ MESSAGES = (
     # django.contrib.auth.password_validation.MinimumLengthValidator.get_error_message
     ngettext_lazy("This password is too short. It must contain at least %d character.",
                   "This password is too short. It must contain at least %d characters.", "min_length"),
+    # the password validators' help texts under the sign-up form (Django's Spanish says "su contraseña")
+    ngettext_lazy("Your password must contain at least %(min_length)d character.",
+                  "Your password must contain at least %(min_length)d characters.", "min_length"),
+    gettext_noop("Your password can’t be too similar to your other personal information."),
+    gettext_noop("Your password can’t be a commonly used password."),
+    gettext_noop("Your password can’t be entirely numeric."),
     # allauth.account.adapter.DefaultAccountAdapter.error_messages, the forms and the account pages
     gettext_noop("The username and/or password you specified are not correct."),
     gettext_noop("The email address and/or password you specified are not correct."),
@@ -28,4 +34,8 @@ MESSAGES = (
     gettext_noop("Your password is now changed."),
     gettext_noop("You are already logged in as %(user_display)s."),
     gettext_noop("Verify Your Email Address"),
+    gettext_noop("Forgotten your password? Enter your email address below, and we'll send you an email allowing you "
+                 "to reset it."),
+    gettext_noop("We have sent you an email. If you have not received it please check your spam folder. Otherwise "
+                 "contact us if you do not receive it in a few minutes."),
 )
