@@ -11,7 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games import selectors
+from games import selectors, share
 from games.models import Room
 
 SESSION_KEY = "invite_room"
@@ -25,6 +25,7 @@ def offer(request: HttpRequest, *, room: Room | None = None, code: str | None = 
         room = selectors.open_room_by_code(code)
     if room is None:
         return redirect_to_login(request.get_full_path())
+    share.link_language(request)  # a link shared into a chat is read in the sharer's language (games/share.py)
     request.session[SESSION_KEY] = room.pk
     rules = room.rules
     return render(request, "games/invite.html", {

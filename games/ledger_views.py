@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.db_router import reads_from_replica
-from games import ledger, ledger_shares
+from games import ledger, ledger_shares, share
 from games.ledger_card import HEIGHT, WIDTH, settle_card
 from games.models import PRESET_CHOICES, Room
 from games.services import GameError
@@ -172,11 +172,14 @@ def _shared(token: str):
 @reads_from_replica
 def ledger_shared(request: HttpRequest, token: str) -> HttpResponse:
     """A closed room's settle-up through a share link, for anyone: with og:image, chats show its card."""
-    share = _shared(token)
+    link = _shared(token)
+    # In the sharer's language for a chat's crawler (games/share.py), and so is the card the preview shows.
+    language = share.link_language(request)
     png = reverse("games:ledger_shared_png", kwargs={"token": token})
+    card = share.in_language(png, language) if language else png
     return render(request, "games/ledger_shared.html", {
-        **_settle_context(ledger.room_ledger(share.room)), "shared_by": share.created_by,
-        "png_url": png, "png_absolute": request.build_absolute_uri(png), "png_width": WIDTH, "png_height": HEIGHT,
+        **_settle_context(ledger.room_ledger(link.room)), "shared_by": link.created_by,
+        "png_url": card, "png_absolute": request.build_absolute_uri(card), "png_width": WIDTH, "png_height": HEIGHT,
         "page_absolute": request.build_absolute_uri(),
     })
 
@@ -184,5 +187,7 @@ def ledger_shared(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 @reads_from_replica
 def ledger_shared_png(request: HttpRequest, token: str) -> HttpResponse:
-    """The card of a settle-up shared by link, for anyone who has the link (a chat fetching its preview)."""
+    """The card of a settle-up shared by link, for anyone who has the link (a chat fetching its preview), in the
+    link's language for a visitor without one of their own (games/share.py)."""
+    share.link_language(request)
     return _png(ledger.room_ledger(_shared(token).room))
