@@ -9,12 +9,14 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -35,14 +37,23 @@ SHELL = ("css/site.css", "css/table.css", "js/language.js", "js/pwa.js", APPLE_T
 
 @never_cache
 @require_GET
-def manifest(request: HttpRequest) -> JsonResponse:
-    """One manifest in English for every visitor (the pages themselves are translated)."""
+def manifest(request: HttpRequest, lang: str | None = None) -> JsonResponse:
+    """The manifest in one language: /manifest.webmanifest in the site's own (English), /manifest.<code>.webmanifest
+    in another of settings.LANGUAGES; each page links its reader's (accounts/templatetags/languages.py). The id is
+    the same in every language: one app, whichever language installed it. Another code is 404."""
+    code = lang or settings.LANGUAGE_CODE
+    if code not in dict(settings.LANGUAGES):
+        raise Http404
+    with translation.override(code):
+        words = {
+            "name": pgettext("the installed app's name", "HalfPoint"),
+            "short_name": pgettext("the installed app's name under its icon, 12 characters at most", "HalfPoint"),
+            "description": gettext("Ten and a Half and other banker card games with friends, for play money."),
+        }
     data = {
         "id": reverse("home"),
-        "name": "HalfPoint",
-        "short_name": "HalfPoint",
-        "description": "Ten and a Half and other banker card games with friends, for play money.",
-        "lang": "en",
+        **words,
+        "lang": code,
         "dir": "ltr",
         "start_url": reverse("games:lobby") + "?source=pwa",
         "scope": reverse("home"),

@@ -220,7 +220,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "HalfPoint <noreply@ha
 
 # --- i18n, static -------------------------------------------------------------
 LANGUAGE_CODE = "en"
-# Each language by its own name, as the language menu shows it (docs/glossary.md holds the game terms).
+# Each language by its own name in its own script, as the language menu shows it in every language, never translated
+# (accounts/templatetags/languages.py); docs/glossary.md holds the game terms.
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("it", "Italiano"), ("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True

@@ -19,6 +19,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),  # docs/deploy.md, "Health check"
     # The installable app (docs/deploy.md, "Installable app"): the worker at the root so that its scope is the site.
     path("manifest.webmanifest", manifest, name="manifest"),
+    path("manifest.<str:lang>.webmanifest", manifest, name="manifest_in"),  # a page links its language's
     path("sw.js", service_worker, name="service_worker"),
     path("offline/", offline, name="offline"),
     path("admin/", admin.site.urls),

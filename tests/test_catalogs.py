@@ -177,9 +177,10 @@ def test_italian_never_calls_the_seed_seme():
 # English words in it.
 SAME_IN_LANGUAGE = {
     "it": {"bot", "endpoint", "chat", "Chat", "club", "token", "Ban-Luck", "Ban-Ban", "Lobby", "Link:", "Replay",
-           "Menu", "Home"},
-    "es": {"bot", "Bots", "endpoint", "chat", "Chat", "club", "token", "Ban-Luck", "Ban-Ban", "Lobby", "Total", "Jade"},
-    "zh-hans": set(),
+           "Menu", "Home", "HalfPoint"},
+    "es": {"bot", "Bots", "endpoint", "chat", "Chat", "club", "token", "Ban-Luck", "Ban-Ban", "Lobby", "Total", "Jade",
+           "HalfPoint"},
+    "zh-hans": {"HalfPoint"},
 }
 NOT_WORDS = re.compile(r"%(?:\([^)]+\))?[-#0 +]*\d*(?:\.\d+)?[sdifr]|<[^>]*>|https?://\S+|`[^`]*`")
 ENGLISH = re.compile(r"\b(the|and|you|your|with|this|that|from|please|is|are|will|can|must|not|"
