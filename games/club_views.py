@@ -14,7 +14,8 @@ from django.views.decorators.http import require_POST
 
 from config.db_router import reads_from_replica
 from games import clubs
-from games.models import PRESET_CHOICES, Club, ClubJoinRequest, HandSeat, HouseVariant, Room
+from games.game_order import games_in_order
+from games.models import Club, ClubJoinRequest, HandSeat, HouseVariant, Room
 from games.services import GameError
 from wallets.models import Currency
 
@@ -38,7 +39,7 @@ class ClubRoomForm(forms.Form):
 
     def __init__(self, club: Club, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        games = [(f"preset:{slug}", name) for slug, name in PRESET_CHOICES if clubs.game_available_in_clubs(slug)]
+        games = [(f"preset:{slug}", name) for slug, name in games_in_order() if clubs.game_available_in_clubs(slug)]
         variants = HouseVariant.objects.filter(Q(club=club) | Q(club__isnull=True), active=True)
         games += [(f"variant:{v.pk}", f"{v.name} ({v.get_preset_display()})") for v in variants]
         self.fields["game"].choices = games

@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS, RulesError, rules_from
+from games.game_order import games_in_order, lead_game
 from games.models import PRESET_CHOICES, HouseVariant, Room
 from games.pages import (
     CHOICE_TEXT,
@@ -25,7 +26,7 @@ BOT_LEVELS = [("basic", _("basic")), ("expert", _("expert"))]
 
 
 class RoomForm(forms.Form):
-    preset = forms.ChoiceField(label=_("Game"), choices=PRESET_CHOICES, initial="ten-half")
+    preset = forms.ChoiceField(label=_("Game"), choices=games_in_order, initial=lead_game)  # the reader's game first
     kind = forms.ChoiceField(label=_("Players"), choices=Room.Kind.choices, initial=Room.Kind.HUMANS,
                              widget=forms.RadioSelect)
     currency = forms.ChoiceField(label=_("Chips"), choices=Currency.choices, initial=Currency.BEANS,

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import selectors
 from games.engine import KNOBS, PRESETS, RulesError, find_variant, rules_from
+from games.game_order import games_in_order
 from games.models import PRESET_CHOICES, Hand, HandSeat, Room, Seat
 
 KNOB_BY_NAME = {k["name"]: k for k in KNOBS}
@@ -165,11 +166,12 @@ def my_rooms(user) -> list[dict]:
 
 
 def records_filters(user) -> dict:
-    """The choices of the records page's filters: the rooms and games the user has played."""
+    """The choices of the records page's filters: the rooms and games the user has played, the games in the
+    reader's order."""
     rows = HandSeat.objects.filter(user=user, hand__ended_at__isnull=False)
     codes = sorted(set(rows.values_list("hand__room__code", flat=True)))
     games = set(rows.values_list("hand__room__preset", flat=True))
-    return {"codes": codes, "games": [(slug, name) for slug, name in PRESET_CHOICES if slug in games]}
+    return {"codes": codes, "games": [(slug, name) for slug, name in games_in_order() if slug in games]}
 
 
 def records_totals(rows) -> list[dict]:

@@ -19,6 +19,7 @@ from config.db_router import reads_from_replica
 from games import distribution, hand_records, ledger, ledger_views, pages, practice_seeds, selectors, services
 from games.engine import PRESETS
 from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
+from games.game_order import game_order, games_in_order, lead_game
 from games.invite import offer as invite_offer
 from games.models import PRESET_CHOICES, Hand, Room
 from games.rules_form import RulesForm
@@ -29,18 +30,20 @@ from wallets.selectors import balances_for
 
 
 def _lobby(request: HttpRequest, *, room_form=None, knobs=None, join_form=None, status: int = 200) -> HttpResponse:
-    preset = request.GET.get("preset") if request.GET.get("preset") in PRESETS else "ten-half"
+    # The games in the reader's order, their game first and chosen unless the link names one (games/game_order.py).
+    games = games_in_order()
+    preset = request.GET.get("preset") if request.GET.get("preset") in PRESETS else lead_game()
     room_form = room_form or RoomForm(initial={"preset": preset})
-    selected = room_form["preset"].value() or "ten-half"
+    selected = room_form["preset"].value() or lead_game()
     knobs = knobs or knob_forms()
     return render(request, "games/lobby.html", {
         "balances": balances_for(request.user),
         "room_form": room_form,
-        "knob_forms": [(slug, name, knobs[slug]) for slug, name in PRESET_CHOICES],
+        "knob_forms": [(slug, name, knobs[slug]) for slug, name in games],
         "selected_preset": selected,
         "join_form": join_form or JoinForm(),
         "my_rooms": pages.my_rooms(request.user),
-        "presets": PRESET_CHOICES,
+        "presets": games,
         "practice_commitment": practice_seeds.practice_commitment(request.session),
     }, status=status)
 
@@ -415,7 +418,9 @@ def distribution_view(request: HttpRequest) -> HttpResponse:
     found = distribution.distribution_report()
     if found is None and cache.add(distribution.CACHE_KEY + ":asked", True, 600):
         distribution_refresh.delay()
-    names = dict(PRESET_CHOICES)
+    names, order = dict(PRESET_CHOICES), game_order()
+    if found is not None:  # the games in the reader's order (games/game_order.py)
+        found["games"] = sorted(found["games"], key=lambda g: order.index(g["game"]) if g["game"] in order else len(order))
     for game in (found or {}).get("games", []):
         game["name"] = names.get(game["game"], game["game"])
         for row in game["classes"]:
