@@ -1,0 +1,86 @@
+"""The player's game first, in Chromium on a phone (360×740): an Italian visitor's home page and lobby lead with
+Sette e mezzo, a Spanish one's with Siete y media, a Chinese one's with 十点半 (games/game_order.py); the first
+practice button deals that game, and the create form left as it is makes a room of it. Screenshots of both pages at
+360 and 1280 px go to test-artifacts/game-first/."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games.models import Room
+from tests.e2e.conftest import ARTIFACTS, Player
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SHOTS = ARTIFACTS / "game-first"
+PHONE = {"width": 360, "height": 740}
+# The browser's language, the site's, the game it leads with and its name there (docs/glossary.md).
+VISITORS = [("it-IT", "it", "seven-half", "Sette e mezzo"), ("es-ES", "es", "seven-half", "Siete y media"),
+            ("zh-CN", "zh-hans", "ten-half", "十点半")]
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("locale, code, lead, name", VISITORS, ids=[v[1] for v in VISITORS])
+def test_a_visitor_meets_their_languages_game_first_on_home_and_lobby(browser, server, locale, code, lead, name):
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    visitor = Player(context, server, f"v-{code}", [])
+
+    # A first visit: the browser's language decides, before any account.
+    page = visitor.goto("/")
+    assert page.locator("html").get_attribute("lang") == code
+    headline = page.locator("h1")
+    assert headline.get_attribute("data-game") == lead and headline.inner_text().startswith(name)
+    first = page.locator("#home-games article").first
+    assert first.get_attribute("data-game") == lead and first.locator("h2").inner_text() == name
+    assert headline.is_visible() and headline.bounding_box()["y"] < PHONE["height"]  # on the first screen
+    no_sideways_scroll(page)
+    shot(page, f"home-{code}-360")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    shot(page, f"home-{code}-1280")
+    page.set_viewport_size(PHONE)
+
+    # Signed in with the same language on the profile: the lobby.
+    user = get_user_model().objects.create_user(f"v-{code}", f"v-{code}@example.com", "a-long-password-1",
+                                                language=code)
+    client = Client()
+    client.force_login(user)
+    context.add_cookies([{"name": "sessionid", "url": server, "value": client.cookies["sessionid"].value}])
+    page = visitor.goto("/lobby/")
+    buttons = page.locator("#practice-buttons button")
+    assert buttons.first.get_attribute("data-practice") == lead and buttons.first.inner_text() == name
+    assert buttons.first.is_visible()
+    preset = page.locator("#create-form select[name=preset]")
+    assert preset.input_value() == lead
+    assert preset.locator("option").first.inner_text() == name
+    shown = page.locator("#create-form fieldset.knobs:not([hidden])")
+    assert shown.count() == 1 and shown.get_attribute("data-preset") == lead and name in shown.locator("legend").inner_text()
+    no_sideways_scroll(page)
+    shot(page, f"lobby-{code}-360")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    shot(page, f"lobby-{code}-1280")
+    page.set_viewport_size(PHONE)
+
+    # The create form as it comes makes a room of that game.
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r"/r/\d{4}/$"))
+    assert Room.objects.get(host=user).preset == lead
+
+    # The first practice button deals it too.
+    page = visitor.goto("/lobby/")
+    page.locator("#practice-buttons button").first.click()
+    page.wait_for_url(re.compile(r"/r/\d{4}/$"))
+    code_shown = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert Room.objects.get(code=code_shown).preset == lead
+    assert not [e for e in visitor.console_errors if "favicon" not in e], visitor.console_errors
+    context.close()
