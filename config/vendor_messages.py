@@ -38,4 +38,49 @@ MESSAGES = (
                  "to reset it."),
     gettext_noop("We have sent you an email. If you have not received it please check your spam folder. Otherwise "
                  "contact us if you do not receive it in a few minutes."),
+    # allauth's account pages and e-mails that speak to the player (its Spanish says usted)
+    gettext_noop("You cannot remove your primary email address."),
+    gettext_noop("Your primary email address must be verified."),
+    gettext_noop("Use your password"),
+    gettext_noop("The following email addresses are associated with your account:"),
+    gettext_noop("Do you really want to remove the selected email address?"),
+    gettext_noop("You are receiving this email because you or someone else tried to signup for an\n"
+                 "account using email address:\n\n%(email)s\n\nHowever, an account using that email "
+                 "address already exists.  In case you have\nforgotten about this, please use the "
+                 "password forgotten procedure to recover\nyour account:\n\n%(password_reset_url)s"),
+    gettext_noop("You are receiving this mail because the following change was made to your "
+                 "account:"),
+    gettext_noop("If you do not recognize this change then please take proper security "
+                 "precautions immediately. The change to your account originates from:\n\n- IP "
+                 "address: %(ip)s\n- Browser: %(user_agent)s\n- Date: %(timestamp)s"),
+    gettext_noop("Your email has been confirmed."),
+    gettext_noop("Please Confirm Your Email Address"),
+    gettext_noop("This mail can be safely ignored if you did not initiate this action."),
+    gettext_noop("Your password has been changed."),
+    gettext_noop("You're receiving this email because you or someone else has requested a "
+                 "password reset for your user account.\nIt can be safely ignored if you did not "
+                 "request a password reset. Click the link below to reset your password."),
+    gettext_noop("In case you forgot, your username is %(username)s."),
+    gettext_noop("Your password has been reset."),
+    gettext_noop("Your password has been set."),
+    gettext_noop("You are receiving this email because you, or someone else, tried to access an "
+                 "account with email %(email)s. However, we do not have any record of such an "
+                 "account in our database."),
+    gettext_noop("If it was you, you can sign up for an account using the link below."),
+    gettext_noop("Your email address is still pending verification."),
+    gettext_noop("Please confirm that <a href=\"mailto:%(email)s\">%(email)s</a> is an email "
+                 "address for user %(user_display)s."),
+    gettext_noop("You cannot remove your primary email address (%(email)s)."),
+    gettext_noop("You currently do not have any email address set up. You should really add an "
+                 "email address so you can receive notifications, reset your password, etc."),
+    gettext_noop("We have sent an email to you for verification. Follow the link provided to "
+                 "finalize the signup process. If you do not see the verification email in your "
+                 "main inbox, check your spam folder. Please contact us if you do not receive the "
+                 "verification email within a few minutes."),
+    gettext_noop("This part of the site requires us to verify that\nyou are who you claim to be. "
+                 "For this purpose, we require that you\nverify ownership of your email address. "),
+    gettext_noop("We have sent an email to you for\nverification. Please click on the link inside "
+                 "that email. If you do not see the verification email in your main inbox, check "
+                 "your spam folder. Otherwise\ncontact us if you do not receive it within a few "
+                 "minutes."),
 )

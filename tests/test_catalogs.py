@@ -339,3 +339,21 @@ def test_the_account_pages_speak_spanish_with_tu(client):
         text = page_text(client.get(reverse(name), HTTP_ACCEPT_LANGUAGE="es"))
         assert "Contraseña" in text or "contraseña" in text
         assert not USTED.search(text), (name, USTED.search(text)[0], text[:400])
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fresh_limits")
+def test_the_account_e_mails_and_the_signed_in_pages_speak_spanish_with_tu(client, mailoutbox):
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    user = get_user_model().objects.create_user("lola", "lola@example.com", "pw-long-enough-1", language="es")
+    client.post(reverse("account_reset_password"), {"email": "lola@example.com"}, HTTP_ACCEPT_LANGUAGE="es")
+    (mail,) = mailoutbox
+    assert "contraseña" in mail.body
+    assert not USTED.search(mail.subject + mail.body), USTED.search(mail.subject + mail.body)
+    client.force_login(user)
+    for name in ("account_logout", "account_email", "account_change_password"):
+        text = page_text(client.get(reverse(name)))
+        assert "Cerrar sesión" in text or "correo" in text or "contraseña" in text, name
+        assert not USTED.search(text), (name, USTED.search(text)[0])
