@@ -5,11 +5,14 @@ an entry in ours wins.
 - Django 5.2's MinimumLengthValidator asks for "...at least %d character(s)." while its zh_Hans and it catalogs
   translate only "...at least %(min_length)d character(s).": the sign-up's short-password error stayed English.
 - allauth's Spanish says usted; HalfPoint speaks to a player with tú (docs/glossary.md).
+- Django's Chinese ends a form field's label with an ASCII colon; a Chinese label takes the full-width one.
 tests/test_catalogs.py renders these messages in every language."""
 
 from django.utils.translation import gettext_noop, ngettext_lazy
 
 MESSAGES = (
+    # django.forms: the suffix of every form field's label; Django's Chinese keeps the ASCII colon
+    gettext_noop(":"),
     # django.contrib.auth.password_validation.MinimumLengthValidator.get_error_message
     ngettext_lazy("This password is too short. It must contain at least %d character.",
                   "This password is too short. It must contain at least %d characters.", "min_length"),

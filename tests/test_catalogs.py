@@ -328,6 +328,9 @@ def test_the_sign_up_and_log_in_errors_are_in_the_player_language(client, code):
                 assert CJK.search(text) and not chinese_punctuation_faults(text), text
             if code == "es":
                 assert not USTED.search(text), text
+    if code == "zh-hans":  # the labels too: Django's Chinese suffix was the ASCII colon
+        labels = re.findall(r"<label for=\"id_[^\"]*\"[^>]*>([^<]+)</label>", signup.content.decode())
+        assert len(labels) >= 4 and all(label.endswith("：") for label in labels), labels
 
 
 @pytest.mark.django_db
