@@ -14,6 +14,16 @@ AVATAR_COLOURS = [
     ("#6c757d", _("Slate")),
 ]
 
+# How the 40-card Spanish-suited deck (Seven and a Half) is drawn on this user's screens (static/js/cards.js; the
+# cards' names follow the language): empty follows the page's language (Spanish: the baraja; Italian: the Napoletane;
+# any other: plain letters, docs/glossary.md "Cards"). The card codes, records and protocol never change.
+DECK_ART = [
+    ("", _("By my language")),
+    ("baraja", _("Spanish (baraja)")),
+    ("napoletane", _("Italian (Napoletane)")),
+    ("letters", _("Plain letters")),
+]
+
 
 class User(AbstractUser):
     """A player, host or moderator. Created in the first migration so it can grow."""
@@ -31,6 +41,7 @@ class User(AbstractUser):
     # The language chosen in the language menu (a code of settings.LANGUAGES), applied on every device the user
     # logs in on and to the e-mails sent to them (accounts/language.py). Empty: the browser's Accept-Language.
     language = models.CharField(_("language"), max_length=10, blank=True)
+    deck_art = models.CharField(_("deck art"), max_length=12, blank=True, default="", choices=DECK_ART)
     # Moderation state, read on every socket; games/moderation.py sets it and logs who did and why.
     muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
     banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
