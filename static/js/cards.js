@@ -157,7 +157,7 @@ export function paint(el, code, { down = false, art = null } = {}) {
   if (down) {
     el.classList.add("private");
     el.title = gettext("Face down: only you can see this card");
-    label += ", " + gettext("face down, only you see it");
+    label += pgettext("between a card's name and a remark about it", ", ") + gettext("face down, only you see it");
   }
   el.setAttribute("aria-label", label);
   return el;
