@@ -1092,6 +1092,9 @@ function offerSeed() {
   S.seedAction = send("seed", {}, { busy: false });
 }
 
+// The table shows one line (#fair-deal): which hand the deal is about, that the server committed before the first
+// card, and the way to the details; the 64-digit codes (the commitment, the seeds, the server seed) are listed in
+// the menu's "Fair deal" tab (#fair-now), where a player who checks looks for them.
 function renderFair() {
   const v = V();
   const box = $("#fair-deal");
@@ -1103,30 +1106,39 @@ function renderFair() {
   S.fairKey = key;
   box.textContent = "";
   box.hidden = !deal && !over;
+  renderFairNow(deal, over);
   if (box.hidden) return;
-  const how = h("a", { href: cfg.verify_url, id: "fair-how", text: gettext("how it works") });
+  // The hand whose results are on the table, with the way to check it; else the deal under way.
+  const summary = over ? fmt(gettext("hand %(n)s"), { n: over.no }) : fmt(gettext("hand %(n)s, committed"), { n: deal.hand_no });
+  box.append(h("p", { class: "fair-line", id: "fair-summary" }, h("strong", { text: gettext("Fair deal") }), " · ", summary, " ",
+    over ? h("a", { href: cfg.hand_url.replace("{n}", over.no), id: "fair-verify", class: "button secondary small", text: gettext("Verify") }) : null,
+    " ", h("button", { type: "button", class: "secondary small", id: "fair-details", "aria-controls": "menu",
+      onclick: () => openMenu("fair") }, gettext("Details"))));
+}
+
+/** The menu's "Fair deal" tab, its codes: the commitment of the deal under way and the seeds in, the server seed of the
+ * hand just over. */
+function renderFairNow(deal, over) {
+  const v = V();
+  const box = $("#fair-now");
+  box.textContent = "";
   if (over) {
-    box.append(h("p", { id: "fair-last" }, h("strong", { text: gettext("Fair deal") }), " · ",
-      fmt(gettext("hand %(n)s is over; its server seed:"), { n: over.no }), " ",
+    box.append(h("p", { id: "fair-last" }, fmt(gettext("hand %(n)s is over; its server seed:"), { n: over.no }), " ",
       h("code", { id: "fair-server-seed", text: v.seed }), " ",
-      h("a", { href: cfg.hand_url.replace("{n}", over.no), id: "fair-verify", class: "button secondary small", text: gettext("Verify") })));
+      h("a", { href: cfg.hand_url.replace("{n}", over.no), id: "fair-check", class: "button secondary small", text: gettext("Verify") })));
   }
-  if (deal) {
-    const line = deal.open ? gettext("hand %(n)s, before the first card, SHA-256 of the server's secret seed:")
-      : gettext("hand %(n)s is dealt from the server seed whose SHA-256 is");
-    box.append(h("p", { class: "fair-line" }, over ? null : [h("strong", { text: gettext("Fair deal") }), " · "],
-      fmt(line, { n: deal.hand_no }), " ", h("code", { id: "fair-commitment", "data-hand": deal.hand_no, text: deal.commitment }),
-      " ", h("button", { type: "button", class: "secondary copy", id: "fair-copy",
-        onclick: () => copy(deal.commitment, gettext("Commitment copied.")) }, gettext("Copy"))));
-    const names = Object.keys(deal.seeds).map((id) => (id === v.you ? gettext("you") : name(id)));
-    const mine = deal.seeds[v.you];
-    box.append(h("p", { class: "small muted", id: "fair-seeds" },
-      names.length ? fmt(gettext("Player seeds in: %(names)s."), { names: names.join(pgettext("between the items of a list", ", ")) }) : gettext("No player seed in yet."),
-      mine ? [" ", gettext("Yours:"), " ", h("code", { id: "fair-mine", title: mine, text: `${mine.slice(0, 16)}…` })] : null,
-      " · ", how));
-  } else {
-    box.append(h("p", { class: "small muted" }, how));
-  }
+  if (!deal) return;
+  const line = deal.open ? gettext("hand %(n)s, before the first card, SHA-256 of the server's secret seed:")
+    : gettext("hand %(n)s is dealt from the server seed whose SHA-256 is");
+  box.append(h("p", { class: "fair-line" }, fmt(line, { n: deal.hand_no }), " ",
+    h("code", { id: "fair-commitment", "data-hand": deal.hand_no, text: deal.commitment }), " ",
+    h("button", { type: "button", class: "secondary copy small", id: "fair-copy",
+      onclick: () => copy(deal.commitment, gettext("Commitment copied.")) }, gettext("Copy"))));
+  const names = Object.keys(deal.seeds).map((id) => (id === v.you ? gettext("you") : name(id)));
+  const mine = deal.seeds[v.you];
+  box.append(h("p", { class: "small muted", id: "fair-seeds" },
+    names.length ? fmt(gettext("Player seeds in: %(names)s."), { names: names.join(pgettext("between the items of a list", ", ")) }) : gettext("No player seed in yet."),
+    mine ? [" ", gettext("Yours:"), " ", h("code", { id: "fair-mine", text: mine })] : null));
 }
 
 /** The menu's "Fair deal" tab: this browser's seed for the open deal (or the one that went into the hand dealt). */

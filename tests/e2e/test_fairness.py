@@ -91,16 +91,19 @@ def test_the_commitment_read_on_the_table_before_the_first_card_is_the_records(s
     shots(bob, "menu")
     bob.page.click("#menu-close")
 
-    # Before the first card: the commitment is a visible line on both tables, and nothing is dealt yet.
+    # Before the first card: the table's fair-deal line leads to the commitment in the menu's Fair deal tab, on both
+    # tables, and nothing is dealt yet.
     shown = {}
     for p in (alice, bob):
         p.wait_view(f"v.fair_deal && v.fair_deal.open && v.fair_deal.seeds[v.you] === '{TYPED}'" if p is bob
                     else "v.fair_deal && v.fair_deal.open")
+        p.page.click("#fair-details")
         line = p.page.locator("#fair-commitment")
         assert line.is_visible() and line.get_attribute("data-hand") == "1"
         shown[p.name] = line.inner_text()
         assert p.view()["hand"] is None and p.page.locator(".seat .pcard").count() == 0
         assert p.page.locator("#fair-copy").is_visible()
+        p.page.click("#menu-close")
     assert re.fullmatch(r"[0-9a-f]{64}", shown["alice"]) and shown["bob"] == shown["alice"]
     shots(bob, "table-before-the-first-card")
 
@@ -109,7 +112,7 @@ def test_the_commitment_read_on_the_table_before_the_first_card_is_the_records(s
     alice.page.fill("#amount-bank", "500")
     alice.click_enabled("#act-open_bank")
     bob.wait_view("v.phase === 'betting' && v.legal_actions.includes('chip')")
-    assert bob.page.locator("#fair-commitment").inner_text() == shown["bob"]  # still before the first card
+    assert bob.page.locator("#fair-commitment").text_content() == shown["bob"]  # still before the first card
     bob.click_enabled("#actions .chips button:nth-child(1)")
     bob.click_enabled("#act-confirm")
     play_out([alice, bob])
@@ -117,7 +120,7 @@ def test_the_commitment_read_on_the_table_before_the_first_card_is_the_records(s
 
     # After the hand: the server seed and the link to the check; the record names the commitment shown before.
     bob.wait_view("v.hand && v.hand.over && !!v.seed")
-    assert bob.page.locator("#fair-server-seed").inner_text() == bob.view()["seed"]
+    assert bob.page.locator("#fair-server-seed").text_content() == bob.view()["seed"]  # in the Fair deal tab
     shots(bob, "table-after-the-hand")
     bob.page.click("#fair-verify")
     bob.page.wait_for_url(re.compile(r"/hands/[\w-]{22}/$"))
