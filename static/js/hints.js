@@ -33,3 +33,32 @@ if (box && felt && actions && !seen()) {
     box.remove();
   });
 }
+
+// The controls' key hints (the H, S and Enter beside Hit, Stand and Confirm) show only once the player uses a
+// keyboard on the page: a key pressed outside a text field (a phone's on-screen keyboard types into one), or Tab
+// anywhere. Kept for the tab's session (sessionStorage), so a reload keeps them; a touch screen never sees them.
+const KEYS = "halfpoint.keys";
+
+function keysShown() {
+  document.body.classList.add("keys");
+  try {
+    sessionStorage.setItem(KEYS, "1");
+  } catch {
+    // storage refused: shown for this page
+  }
+}
+
+try {
+  if (sessionStorage.getItem(KEYS) === "1") document.body.classList.add("keys");
+} catch {
+  // storage refused: hidden until a key is pressed
+}
+
+function onKey(e) {
+  if (e.isComposing || e.key === "Unidentified" || e.key === "Process") return; // an on-screen keyboard's composing
+  const field = e.target.closest && e.target.closest("input, textarea, select, [contenteditable]");
+  if (field && e.key !== "Tab") return;
+  keysShown();
+  document.removeEventListener("keydown", onKey, true);
+}
+if (!document.body.classList.contains("keys")) document.addEventListener("keydown", onKey, true);
