@@ -548,7 +548,9 @@ function renderFelt() {
           : h("button", { type: "button", class: "sit", "data-sit": pos, onclick: () => openSit("main", pos) }, gettext("Sit here")));
     }
     node.dataset.cell = RING[Math.round((k * RING.length) / n) % RING.length];
-    node.style.order = k; // the compact grid of phones: the player's own seat first, then clockwise
+    // The compact grid of phones: the player's own seat first, the bank's next (both in view on the player's turn,
+    // side by side on a phone on its side), then clockwise.
+    node.style.order = seat && seat.banker && k ? 1 : 2 * k;
     felt.append(node);
   }
   // On the player's turn (and after each card it brings) their seat is scrolled into view once.
