@@ -3,10 +3,15 @@
 //   localStorage;
 // - the tab's title flashes while the tab is hidden and it is the player's turn;
 // - a phone vibrates when the turn comes (navigator.vibrate, where the browser has it);
-// - the screen stays awake while the player is seated (the Screen Wake Lock API), and is let go when not.
-/* global gettext */
+// - the screen stays awake while the player is seated (the Screen Wake Lock API), and is let go when not;
+// - the time left on the player's own countdown is said to a screen reader (#time-live) at the moments chosen in the
+//   table menu (#time-cue: at 10 s and 5 s, at 5 s only, never), remembered in localStorage; the countdown drawn on
+//   the table is not read out as it runs.
+/* global gettext, ngettext, interpolate */
 
 const SOUND_KEY = "halfpoint.turnSound";
+const TIME_KEY = "halfpoint.timeCue";
+const TIME_DEFAULT = "10,5";
 const FLASH_MS = 1000;
 // A moment that waits for this player: their turn in the hand, their bet, or a bank decision put to them.
 const DECISIONS = ["confirm", "open_bank", "take_bank", "refill"];
@@ -106,7 +111,7 @@ function update() {
 
 // Which of the player's moments this is: a new one (the bet, then the turn, of a hand; a split's next hand) cues
 // again, a redraw of the same one does not.
-function momentKey(v) {
+export function momentKey(v) {
   const turn = v.phase === "playing" && v.hand && v.hand.turn ? v.hand.turn.hand : "";
   return [v.hand_no, v.phase, turn].join(":");
 }
@@ -131,4 +136,49 @@ const toggle = document.getElementById("turn-sound");
 if (toggle) {
   toggle.checked = soundOn();
   toggle.addEventListener("change", () => setSound(toggle.checked));
+}
+
+// --- the time left, said ---------------------------------------------------------------------------------------
+
+/** The seconds left at which the time is said, highest first: the menu's choice, or 10 and 5. */
+export function timeMoments() {
+  const s = storage();
+  const kept = s && s.getItem(TIME_KEY);
+  const value = kept === null || kept === undefined ? TIME_DEFAULT : kept;
+  return value.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => b - a);
+}
+
+const time = { deadline: null, left: null };
+const timeLive = document.getElementById("time-live");
+
+/** Called by table.js with each tick: the deadline that waits for this player (null when none does) and the whole
+ * seconds left to it. A moment is said once, when the count reaches it (not when a page opens past it), and a tab
+ * that slept past several says the time left once. */
+export function timeCue(deadline, left) {
+  if (deadline === null || deadline === undefined || left === null) {
+    time.deadline = null;
+    return;
+  }
+  if (deadline !== time.deadline) {
+    time.deadline = deadline;
+    time.left = left;
+    return;
+  }
+  const reached = timeMoments().some((t) => left <= t && time.left > t);
+  time.left = left;
+  if (!reached || !timeLive) return;
+  timeLive.append(Object.assign(document.createElement("p"), {
+    textContent: interpolate(ngettext("%(n)s second left", "%(n)s seconds left", left), { n: left }, true),
+  }));
+  while (timeLive.childNodes.length > 2) timeLive.firstChild.remove();
+}
+
+const timeChoice = document.getElementById("time-cue");
+if (timeChoice) {
+  const moments = timeMoments().join(",");
+  timeChoice.value = [...timeChoice.options].some((o) => o.value === moments) ? moments : TIME_DEFAULT;
+  timeChoice.addEventListener("change", () => {
+    const s = storage();
+    if (s) s.setItem(TIME_KEY, timeChoice.value);
+  });
 }

@@ -2,7 +2,7 @@
 // player's commands. Everything shown comes from the last snapshot or update; nothing is guessed.
 import { h } from "./dom.js";
 import { cardEl, setDeck } from "./cards.js";
-import { cues } from "./cues.js";
+import { cues, isMyTurn, momentKey, timeCue } from "./cues.js";
 import { errorText } from "./errors.js";
 import { CLASS_NAMES, createTeller, tellAll } from "./feed.js";
 import { localTimes, number, signed as signedNumber } from "./format.js";
@@ -286,6 +286,7 @@ function render() {
   if (!$("#menu").hidden && $("#menu").dataset.tab === "fair") renderFairMenu();
   renderFeed();
   cues(S.view); // your-turn sound, title, vibration, screen awake (static/js/cues.js)
+  focusTurn();
   pushOffer(S.view); // after the first hand this page saw finish: the notifications offer (static/js/push.js)
   ledger(S.view, roomClosed()); // the menu's Ledger tab asks for its figures again when they change (static/js/ledger.js)
 }
@@ -704,7 +705,7 @@ function checkBox({ status = true } = {}) {
   const confirmButton = $("#act-confirm");
   if (!why || !confirmButton) return;
   const reason = boxRefusal(boxText().trim());
-  why.textContent = reason;
+  if (why.textContent !== reason) why.textContent = reason; // a status region: written only when it changes
   why.hidden = !reason;
   $("#bet-box").setAttribute("aria-invalid", reason ? "true" : "false");
   confirmButton.disabled = !!reason || !legal("bet") || !!S.busy;
@@ -747,16 +748,17 @@ function betBox(hand) {
     id: "act-confirm", cls: "primary", key: "Enter",
     onclick: () => { const a = boxAmount(); if (a) send("bet", { amount: a }); },
   });
+  // Confirm follows the box (and the reason it refuses an amount, under the box), one Tab from it: the box takes the
+  // focus when the bet is due (focusTurn). The chips and Reset come after.
   return h("div", { class: "bet-builder" },
     h("div", { class: "bet-amount" }, h("label", { for: "bet-box", text: gettext("Your bet: ") }), input,
       h("span", { class: "muted", text: " " + fmt(gettext("(base stake %(n)s)"), { n: number(hand.base_stake) }) })),
     h("p", { id: "bet-why", class: "bet-why", role: "status", hidden: true }),
+    confirmButton,
     h("div", { class: "chips" }, r.chip_values.map((amount) => h("button", {
       type: "button", class: "chip", id: "act-chip-" + amount, "data-action": "chip", onclick: (e) => pointerClick(e, () => addToBox(amount)),
-    }, "+" + number(amount)))),
-    h("div", { class: "row" },
-      h("button", { type: "button", id: "act-reset", class: "secondary", "data-action": "reset", onclick: (e) => pointerClick(e, () => setBox(0)) }, gettext("Reset")),
-      confirmButton));
+    }, "+" + number(amount))),
+    h("button", { type: "button", id: "act-reset", class: "secondary", "data-action": "reset", onclick: (e) => pointerClick(e, () => setBox(0)) }, gettext("Reset"))));
 }
 
 function button(action, label, { args, cls = "", key, onclick, busy = true, id } = {}) {
@@ -778,7 +780,7 @@ function renderActions() {
   if (key === S.actionsKey) return;
   S.actionsKey = key;
   const box = $("#actions");
-  const typing = document.activeElement && document.activeElement.id === "bet-box";
+  const focused = box.contains(document.activeElement) ? document.activeElement.id || "actions" : null;
   box.textContent = "";
   box.classList.toggle("needed", ["hit", "stand", "confirm", "open_bank", "take_bank", "refill", "no_bet"].some(legal));
   if (!me) {
@@ -866,10 +868,52 @@ function renderActions() {
     }));
   }
   if (more.childNodes.length) box.append(more);
-  if ($("#bet-box")) {
-    checkBox({ status: false });
-    if (typing) $("#bet-box").focus();
+  if ($("#bet-box")) checkBox({ status: false });
+  if (focused) keepFocus(focused);
+}
+
+// --- the focus on the player's turn -----------------------------------------------------------------------
+// When a moment of the player's own begins (cues.js: their bet, their turn, a bank decision put to them), the focus
+// moves to its first action, so that a keyboard or a screen reader is there at once: the bet box (Confirm with no
+// keyboard in sight, where focusing a field would raise the phone's keyboard over the table), Hit, or the first
+// control of the bank decision. Not while the player is busy elsewhere: the menu, a dialog, a field outside the controls.
+
+const keyboard = () => document.body.classList.contains("keys") || matchMedia("(pointer: fine)").matches;
+
+/** The control the player's moment starts on, or null. */
+function firstAction() {
+  const fields = keyboard();
+  return [...$("#actions").querySelectorAll("button, input")]
+    .find((el) => !el.disabled && !el.closest(".more") && (fields || el.tagName === "BUTTON")) || null;
+}
+
+function focusFree() {
+  const a = document.activeElement;
+  if (!a || a === document.body || $("#actions").contains(a)) return true;
+  if (a.closest("#menu, dialog")) return false;
+  return !["input", "textarea", "select"].includes(a.tagName.toLowerCase());
+}
+
+function focusTurn() {
+  const v = V();
+  const key = isMyTurn(v) ? momentKey(v) : null;
+  if (key === S.focusKey) return;
+  if (key && focusFree()) {
+    const el = firstAction();
+    if (!el) return; // drawn without its controls yet (a busy redraw): the next drawing tries again
+    el.focus({ preventScroll: true }); // the player's own seat is brought into view by renderFelt
+    if (el.tagName === "INPUT") el.select(); // a new amount is typed over the one shown
   }
+  S.focusKey = key;
+}
+
+/** After the controls were drawn again under the focus: the same control, or the moment's first action, or the
+ * controls' area itself, rather than the page's body (where a screen reader would start over from the top). */
+function keepFocus(id) {
+  const same = id === "actions" ? null : document.getElementById(id);
+  const target = same && !same.disabled && $("#actions").contains(same) ? same : firstAction();
+  if (target) target.focus({ preventScroll: true });
+  else $("#actions").focus({ preventScroll: true });
 }
 
 function renderResults() {
@@ -924,12 +968,17 @@ function renderHost() {
 
 // --- the countdown -----------------------------------------------------------------------------------
 
+// Drawn four times a second, written only when its text changes; it is not read out as it runs: cues.js says the time
+// left to a screen reader at the moments the player chose in the menu, and only on the player's own countdown.
 function tick() {
   const left = secondsLeft();
+  const text = left === null ? "" : fmt(gettext("%(s)s s"), { s: left });
   for (const node of document.querySelectorAll("[data-countdown]")) {
-    node.textContent = left === null ? "" : fmt(gettext("%(s)s s"), { s: left });
+    if (node.textContent !== text) node.textContent = text;
     node.classList.toggle("urgent", left !== null && left <= 5);
   }
+  const v = V();
+  timeCue(v && v.you && (v.deadline_for || []).includes(v.you) ? v.deadline : null, left);
 }
 setInterval(tick, 250);
 
@@ -1003,7 +1052,11 @@ $("#menu-button").addEventListener("click", () => {
   if ($("#menu").hidden) openMenu();
   else { $("#menu").hidden = true; $("#menu-button").setAttribute("aria-expanded", "false"); }
 });
-$("#menu-close").addEventListener("click", () => { $("#menu").hidden = true; $("#menu-button").setAttribute("aria-expanded", "false"); });
+$("#menu-close").addEventListener("click", () => { // the focus back where the menu was opened, not to the page's top
+  $("#menu").hidden = true;
+  $("#menu-button").setAttribute("aria-expanded", "false");
+  $("#menu-button").focus();
+});
 for (const b of document.querySelectorAll("#menu [role=tab]")) b.addEventListener("click", () => showTab(b.dataset.tab));
 
 function addChat(m, live) {
