@@ -31,7 +31,7 @@ APPLE_TOUCH_ICON = "icons/apple-touch-icon.png"  # 180 px, full bleed: iOS round
 
 # What the worker keeps for offline use: the stylesheets, the scripts every page loads, the icons. Only static files,
 # which hold nothing about a player; pages, table state and JSON always come from the network.
-SHELL = ("css/site.css", "css/table.css", "js/language.js", "js/pwa.js", APPLE_TOUCH_ICON,
+SHELL = ("css/site.css", "css/pages.css", "css/cards.css", "css/table.css", "js/language.js", "js/pwa.js", APPLE_TOUCH_ICON,
          *(f"icons/{name}" for name, _size, _purpose in ICONS))
 
 

@@ -38,7 +38,17 @@ class MinifiedStaticFilesStorage(CompressedManifestStaticFilesStorage):
 
 class CompactJavaScriptCatalog(JavaScriptCatalog):
     """Django's catalog with its JSON compact and its text as UTF-8 (not \\u escapes): a Chinese catalog is half the
-    size, and every language loses the indentation."""
+    size, and every language loses the indentation. `leave_out` names message contexts whose strings only some pages
+    use: the catalog of the others goes without them (the table loads no fair-deal check, static/js/fair-report.js)."""
+
+    leave_out: tuple[str, ...] = ()
+
+    def get_catalog(self):
+        catalog = super().get_catalog()
+        if self.leave_out:
+            prefixes = tuple(f"{context}\x04" for context in self.leave_out)
+            catalog = {key: value for key, value in catalog.items() if not key.startswith(prefixes)}
+        return catalog
 
     def render_to_response(self, context, **response_kwargs):
         def compact(value):

@@ -1,7 +1,7 @@
 // Notifications (Web Push: accounts/push.py; the endpoints in docs/api.md, "Notifications").
 // - At the table (templates/games/room.html, #push-offer): once a hand this page watched the player play has finished,
-//   a small offer, never on page load. The browser asks for permission only when the player clicks it. table.js calls
-//   `pushOffer(view)` after drawing each view, as it calls cues().
+//   a small offer, never on page load. The browser asks for permission only when the player clicks it. table.js
+//   loads this module then and calls `tableOffer()`.
 // - On the profile (templates/accounts/profile.html, #push-settings): the moments to be told of, saved as they are
 //   ticked, and this browser on or off in one click.
 // Neither shows without the site's VAPID public key (their data-key: the server leaves them out when push is not set
@@ -71,20 +71,10 @@ function remember(value) {
 // --- the table's offer --------------------------------------------------------------------------------------------
 
 const offer = document.getElementById("push-offer");
-const watched = { hand: null, done: false }; // the hand this page saw the player in while it was being played
 
-export function pushOffer(v) {
-  if (!offer || watched.done || !supported || !v || !v.you || !v.hand) return;
-  if (!v.hand.over) {
-    watched.hand = v.hand.no;
-    return;
-  }
-  if (watched.hand !== v.hand.no) return; // over already when this page first saw it (a reload): not yet
-  watched.done = true;
-  showOffer();
-}
-
-async function showOffer() {
+// table.js loads this module and calls this once the first hand the page saw being played is over.
+export async function tableOffer() {
+  if (!offer || !supported) return;
   if (remembered() === "no" || Notification.permission === "denied") return;
   if (Notification.permission === "granted" && (await deviceSubscription())) return; // notified already
   offer.hidden = false;

@@ -3,11 +3,8 @@
 import { h } from "./dom.js";
 import { cardEl, setDeck } from "./cards.js";
 import { cues, isMyTurn, momentKey, timeCue } from "./cues.js";
-import { errorText } from "./errors.js";
 import { CLASS_NAMES, createTeller, tellAll } from "./feed.js";
 import { localTimes, number, signed as signedNumber } from "./format.js";
-import { ledger } from "./ledger.js";
-import { pushOffer } from "./push.js";
 import { TableSocket } from "./socket.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
@@ -127,7 +124,7 @@ function onFrame(f) {
     case "error":
       if (f.action_id && f.action_id === S.seedAction) break; // a seed sent by itself came too late: nothing to do
       if (!f.action_id || f.action_id === S.busy) { clearBusy(); if (S.view) renderActions(); }
-      toast(errorText(f.code, { view: S.view, cfg }));
+      refusal(f.code);
       break;
     case "chat":
       addChat(f.message, true);
@@ -138,7 +135,7 @@ function onFrame(f) {
       break;
     }
     case "notice":
-      toast(errorText(f.code, { view: S.view, cfg }), "info");
+      refusal(f.code, "info");
       break;
     case "reported":
       toast(gettext("Thank you: the moderators will look at it."), "ok");
@@ -287,8 +284,37 @@ function render() {
   renderFeed();
   cues(S.view); // your-turn sound, title, vibration, screen awake (static/js/cues.js)
   focusTurn();
-  pushOffer(S.view); // after the first hand this page saw finish: the notifications offer (static/js/push.js)
-  ledger(S.view, roomClosed()); // the menu's Ledger tab asks for its figures again when they change (static/js/ledger.js)
+  offerPush(S.view);
+  ledgerSeen(); // the menu's Ledger tab asks for its figures again when they change (static/js/ledger.js)
+}
+
+// Three modules load only when they are wanted, not with the table (its page's weight: tests/e2e/test_csp.py).
+// The words of a refusal (static/js/errors.js) come with the first refusal: most visits see none.
+function refusal(code, kind) {
+  import("./errors.js").then((m) => toast(m.errorText(code, { view: S.view, cfg }), kind));
+}
+
+// The notifications offer (static/js/push.js) comes after the first hand this page saw being played is over.
+const pushWatch = { hand: null, done: false };
+function offerPush(v) {
+  if (pushWatch.done || !v || !v.you || !v.hand) return;
+  if (!v.hand.over) {
+    pushWatch.hand = v.hand.no;
+    return;
+  }
+  if (pushWatch.hand !== v.hand.no) return; // over already when this page first saw it (a reload): not yet
+  pushWatch.done = true;
+  import("./push.js").then((m) => m.tableOffer());
+}
+
+// The Ledger tab's module and stylesheet load the first time the tab opens; from then on it hears of every view.
+let ledgerModule = null;
+function ledgerSeen() {
+  if (!ledgerModule && $("#menu").dataset.tab === "ledger" && !$("#menu").hidden) {
+    document.head.append(h("link", { rel: "stylesheet", href: $("#ledger-panel").dataset.css }));
+    ledgerModule = import("./ledger.js");
+  }
+  if (ledgerModule) ledgerModule.then((m) => m.ledger(S.view, roomClosed()));
 }
 
 // The centre's phase label: the engine's phase, told apart where a player reads it differently (before the
@@ -690,7 +716,7 @@ function boxRefusal(text) {
   if (!/^\d+$/.test(text)) return gettext("Enter a whole number above zero.");
   const amount = Number(text);
   if (amount < low) return fmt(gettext("The stake is at least %(n)s."), { n: number(low) });
-  if (r.bet_multiple && amount % r.base_stake) return errorText("stake_not_multiple", { view: V() });
+  if (r.bet_multiple && amount % r.base_stake) return fmt(gettext("Stakes are multiples of the base stake (%(base)s)."), { base: number(r.base_stake) });
   if (amount > high) {
     if (r.max_bet !== null && r.max_bet !== undefined && high === r.max_bet) return fmt(gettext("The stake is at most %(n)s."), { n: number(high) });
     if (r.stake_third_of_stack) return fmt(gettext("The stake is at most %(n)s, a third of your stack."), { n: number(high) });
@@ -1033,6 +1059,7 @@ function showTab(tab) {
   for (const p of document.querySelectorAll("#menu [role=tabpanel]")) p.hidden = p.dataset.tab !== tab;
   if (tab === "hands") loadHands();
   if (tab === "fair") renderFairMenu();
+  if (tab === "ledger") ledgerSeen();
   if (tab === "chat") { S.unread = 0; showUnread(); $("#chat-input").focus(); }
 }
 
