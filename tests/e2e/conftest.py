@@ -86,6 +86,17 @@ def _artifact_name(request) -> str:
     return re.sub(r"[^\w-]+", "_", request.node.name)[:80]
 
 
+def log_in(context, base: str, user) -> None:
+    """`user`'s session in the browser `context`: made here, in the database the server reads, and set as its cookie."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    context.add_cookies([{"name": name, "url": base, "value": client.cookies[name].value}])
+
+
 @pytest.fixture
 def server(transactional_db):
     """The base URL of a daphne serving the test database."""

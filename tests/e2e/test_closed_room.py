@@ -5,13 +5,11 @@ and says the room is closed, at 360 and 1280 px (no sideways scroll). Screenshot
 import hashlib
 
 import pytest
-from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games import services
 from games.models import Hand
-from tests.e2e.conftest import PASSWORD
+from tests.e2e.conftest import PASSWORD, log_in
 from tests.games.conftest import act, play_out, seat_of, state
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -21,13 +19,6 @@ VIEWPORTS = {"360": {"width": 360, "height": 740}, "1280": {"width": 1280, "heig
 
 def make_user(name: str):
     return get_user_model().objects.create_user(name, f"{name}@example.com", PASSWORD, display_name=name.capitalize())
-
-
-def log_in(player, user) -> None:
-    client = Client()
-    client.force_login(user)
-    name = django_settings.SESSION_COOKIE_NAME
-    player.context.add_cookies([{"name": name, "url": player.base, "value": client.cookies[name].value}])
 
 
 @pytest.fixture
@@ -59,7 +50,7 @@ def night(settings, monkeypatch):
 def test_a_closed_rooms_chain_is_checked_in_the_browser_and_says_the_room_is_closed(server, players, night, width):
     users, room = night
     bob = players(server, "bob", viewport=VIEWPORTS[width])
-    log_in(bob, users["bob"])
+    log_in(bob.context, bob.base, users["bob"])
     page = bob.goto(Hand.objects.get(room=room, number=2).get_absolute_url())
     assert page.locator("#room-closed").is_visible()
     assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")

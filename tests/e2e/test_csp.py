@@ -11,11 +11,10 @@ import time
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games import clubs
 from games.models import Hand, Room
-from tests.e2e.conftest import SERVER_ENV, Player
+from tests.e2e.conftest import SERVER_ENV, Player, log_in
 from tests.servers import ROOT, child_env, daphne
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -70,10 +69,7 @@ def play_the_hand(page, timeout_s: float = 30) -> None:
 
 def logged_in(player, user, settings):
     settings.SECRET_KEY = PRODUCTION_ENV["SECRET_KEY"]  # the server's: it signs the session and checks its user
-    client = Client()
-    client.force_login(user)
-    name = settings.SESSION_COOKIE_NAME
-    player.context.add_cookies([{"name": name, "url": player.base, "value": client.cookies[name].value}])
+    log_in(player.context, player.base, user)
 
 
 def test_every_page_keeps_to_the_csp_and_loads_its_static_files_with_debug_off(mei, settings):

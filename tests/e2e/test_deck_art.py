@@ -10,11 +10,10 @@ import secrets
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games import services
 from games.engine.cards import SPANISH_40
-from tests.e2e.conftest import ARTIFACTS, Player
+from tests.e2e.conftest import ARTIFACTS, Player, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -49,9 +48,7 @@ def expected(code: str, art: str, language: str) -> tuple[str, str]:
 def logged_in(browser, base: str, user, locale: str) -> Player:
     context = browser.new_context(viewport=PHONE, bypass_csp=True, locale=locale)
     player = Player(context, base, user.username, [])
-    client = Client()
-    client.force_login(user)
-    context.add_cookies([{"name": "sessionid", "url": base, "value": client.cookies["sessionid"].value}])
+    log_in(context, base, user)
     return player
 
 

@@ -13,11 +13,10 @@ from pathlib import Path
 import polib
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games import services
 from games.models import Room
-from tests.e2e.conftest import ARTIFACTS, TIMEOUT_MS, Player
+from tests.e2e.conftest import ARTIFACTS, TIMEOUT_MS, Player, log_in
 from tests.games.conftest import Clock, act, expire, seat_of, state
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -192,9 +191,7 @@ def reader_in(browser, base: str, user, code: str) -> Player:
     """`user`, logged in, in a phone-sized browser speaking `code` (their profile's language)."""
     context = browser.new_context(viewport=PHONE, bypass_csp=True, locale={"zh-hans": "zh-CN", "en": "en-US"}.get(code, code))
     player = Player(context, base, user.username, [])
-    client = Client()
-    client.force_login(user)
-    context.add_cookies([{"name": "sessionid", "url": base, "value": client.cookies["sessionid"].value}])
+    log_in(context, base, user)
     return player
 
 

@@ -8,11 +8,10 @@ import datetime
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games import services
 from games.models import Hand, HandSeat
-from tests.e2e.conftest import ARTIFACTS, Player
+from tests.e2e.conftest import ARTIFACTS, Player, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -40,9 +39,7 @@ def player_in_zone(browser, base: str, user, code: str) -> Player:
     context = browser.new_context(viewport=DESKTOP, bypass_csp=True, locale={"zh-hans": "zh-CN"}.get(code, code),
                                   timezone_id=ZONES[code])
     player = Player(context, base, user.username, [])
-    client = Client()
-    client.force_login(user)
-    context.add_cookies([{"name": "sessionid", "url": base, "value": client.cookies["sessionid"].value}])
+    log_in(context, base, user)
     return player
 
 

@@ -7,10 +7,9 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games.models import Room
-from tests.e2e.conftest import ARTIFACTS, Player
+from tests.e2e.conftest import ARTIFACTS, Player, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -53,9 +52,7 @@ def test_a_visitor_meets_their_languages_game_first_on_home_and_lobby(browser, s
     # Signed in with the same language on the profile: the lobby.
     user = get_user_model().objects.create_user(f"v-{code}", f"v-{code}@example.com", "a-long-password-1",
                                                 language=code)
-    client = Client()
-    client.force_login(user)
-    context.add_cookies([{"name": "sessionid", "url": server, "value": client.cookies["sessionid"].value}])
+    log_in(context, server, user)
     page = visitor.goto("/lobby/")
     buttons = page.locator("#practice-buttons button")
     assert buttons.first.get_attribute("data-practice") == lead and buttons.first.inner_text() == name

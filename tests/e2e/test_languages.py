@@ -11,12 +11,11 @@ from pathlib import Path
 import polib
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games import clubs, services
 from games.engine import state_from_json, view
 from games.models import Hand, HandEvent, Room, Table
-from tests.e2e.conftest import ARTIFACTS, Player
+from tests.e2e.conftest import ARTIFACTS, Player, log_in
 from tests.games.sockets import sensible_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -59,9 +58,7 @@ def player_in(browser, base: str, user, code: str, viewport=None) -> Player:
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, bypass_csp=True,
                                   locale={"zh-hans": "zh-CN"}.get(code, code))
     player = Player(context, base, user.username, [])
-    client = Client()
-    client.force_login(user)
-    context.add_cookies([{"name": "sessionid", "url": base, "value": client.cookies["sessionid"].value}])
+    log_in(context, base, user)
     return player
 
 

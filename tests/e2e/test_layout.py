@@ -9,9 +9,7 @@ no page scrolls sideways. Screenshots: test-artifacts/layout/.
 """
 
 import pytest
-from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games import clubs, services
 from games.engine import bot_decide
@@ -19,7 +17,7 @@ from games.engine.rules import Rules
 from games.models import Hand
 from games.selectors import snapshot
 from games.services import GameError
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -129,13 +127,6 @@ LONG_NAMES = {"alice": "Alice Longbottom-Featherstonehaugh Smyth", "bob": "Wolfe
 def make_user(name: str):
     return get_user_model().objects.create_user(name, f"{name}@example.com", "a-long-table-password-1",
                                                 display_name=LONG_NAMES.get(name, name.capitalize()))
-
-
-def log_in(context, base: str, user) -> None:
-    client = Client()
-    client.force_login(user)
-    name = django_settings.SESSION_COOKIE_NAME
-    context.add_cookies([{"name": name, "url": base, "value": client.cookies[name].value}])
 
 
 def views(room, users):

@@ -8,13 +8,11 @@ middle step and the last step go to test-artifacts/."""
 import re
 
 import pytest
-from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games import services
 from games.models import Hand, HandEvent
-from tests.e2e.conftest import ARTIFACTS, PASSWORD
+from tests.e2e.conftest import ARTIFACTS, PASSWORD, log_in
 from tests.e2e.test_a11y import violations
 from tests.games.conftest import act, seat_of, state, user_of
 
@@ -38,13 +36,6 @@ DRAWN = """() => {
 
 def make_user(name: str):
     return get_user_model().objects.create_user(name, f"{name}@example.com", PASSWORD, display_name=name.capitalize())
-
-
-def log_in(player, user) -> None:
-    client = Client()
-    client.force_login(user)
-    name = django_settings.SESSION_COOKIE_NAME
-    player.context.add_cookies([{"name": name, "url": player.base, "value": client.cookies[name].value}])
 
 
 @pytest.fixture
@@ -108,7 +99,7 @@ def open_replay(player, url: str):
 def test_stepping_through_a_hand_with_the_keyboard_draws_the_cards_each_seat_held(server, players, played):
     users, hand = played
     alice = players(server, "alice", viewport=PHONE)
-    log_in(alice, users["alice"])
+    log_in(alice.context, alice.base, users["alice"])
     url = hand.get_absolute_url()
     page = open_replay(alice, url)
     record = page.request.get(f"{server}{url}record.json").json()
@@ -193,7 +184,7 @@ def test_a_link_to_a_step_opens_there_for_readers_and_the_copy_button_gives_it(s
     users, hand = played
     url = hand.get_absolute_url()
     alice = players(server, "alice", viewport=WIDE)
-    log_in(alice, users["alice"])
+    log_in(alice.context, alice.base, users["alice"])
     alice.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
     page = open_replay(alice, url)
     record = page.request.get(f"{server}{url}record.json").json()
@@ -214,7 +205,7 @@ def test_a_link_to_a_step_opens_there_for_readers_and_the_copy_button_gives_it(s
 
     # bob sat at the table: the link opens at that step for him, drawn as it was for alice.
     bob = players(server, "bob", viewport=PHONE)
-    log_in(bob, users["bob"])
+    log_in(bob.context, bob.base, users["bob"])
     bob.page.goto(link)
     bob.page.wait_for_selector("#replay:not([hidden]) #replay-seats")
     drawn = bob.page.evaluate(DRAWN)
@@ -222,7 +213,7 @@ def test_a_link_to_a_step_opens_there_for_readers_and_the_copy_button_gives_it(s
     assert drawn["seats"] == expected_at(record, events, drawn["event"])
     # erin never came to the room: the link leads nowhere, as the record does for her.
     erin = players(server, "erin", viewport=PHONE)
-    log_in(erin, users["erin"])
+    log_in(erin.context, erin.base, users["erin"])
     assert erin.page.goto(link).status == 404
     # A step past the end opens at the last one.
     bob.page.goto(f"{server}{url}#step=999")
@@ -234,7 +225,7 @@ def test_the_replay_fits_a_phone_with_thumb_sized_controls_and_looks_right_wide(
     users, hand = played
     url = hand.get_absolute_url()
     bob = players(server, "bob", viewport=PHONE)
-    log_in(bob, users["bob"])
+    log_in(bob.context, bob.base, users["bob"])
     page = open_replay(bob, url)
     total = int(re.search(r"of (\d+)$", page.locator("#replay-count").inner_text()).group(1))
     for size, viewport in (("360", PHONE), ("1280", WIDE)):

@@ -7,14 +7,12 @@ clipboard are stubs that record what they are given. Screenshots go to test-arti
 
 import polib
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 
 from games import ledger_shares, services
-from tests.e2e.conftest import ARTIFACTS, PASSWORD, TIMEOUT_MS
+from tests.e2e.conftest import ARTIFACTS, PASSWORD, TIMEOUT_MS, log_in
 from tests.games.test_share import INVITE_TEXT, INVITE_TITLE, LOCALE, SETTLE_TEXT, SETTLE_TITLE, game_name, po_gettext
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -64,11 +62,8 @@ def day_of(lang: str, room) -> str:
 
 def logged_in_phone(browser, server: str, user, lang: str):
     """`user`'s phone: their session (made here, in the database the server reads), the stubs, the site's CSP."""
-    client = Client()
-    client.force_login(user)
     context = browser.new_context(viewport=PHONE, locale=BROWSER_LOCALES[lang])
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                          "url": server}])
+    log_in(context, server, user)
     context.add_init_script(STUBS)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
