@@ -41,13 +41,8 @@ OVER = "(() => { const v = window.halfpoint.state.view; return !!(v && v.hand &&
 
 def click(p: Player, view: dict, action: str, args: dict) -> None:
     """Make `sensible_move`'s move with the table's own controls."""
-    if action == "bet":
-        bet = view["hand"]["bets"][view["you"]]["amount"]
-        if bet < args["amount"]:
-            p.click_enabled(f"#act-chip-{min(view['rules']['chip_values'])}")
-            p.page.wait_for_function(f"(() => {{ const v = window.halfpoint.state.view; "
-                                     f"return v.hand.bets[v.you].amount > {bet}; }})()")
-            return
+    if action == "bet":  # the stake goes into the bet box (docs/rules.md, "The bet box") and Confirm sends it
+        p.page.fill("#bet-box", str(args["amount"]))
         action = "confirm"
     amount = {"open_bank": "#amount-bank", "refill": "#amount-refill"}.get(action)
     if amount and p.page.locator(amount).count():  # a whole-stack bank has no amount to type
