@@ -37,6 +37,26 @@ def cast(db):
     return {name: make_player(name) for name in ("alice", "bob", "chen", "dara")}
 
 
+@pytest.fixture
+def people(cast):
+    """The cast and three more players (test files may keep a smaller crowd of their own)."""
+    return {**cast, **{name: make_player(name) for name in ("erin", "frank", "gus")}}
+
+
+@pytest.fixture
+def maud(cast):
+    """A moderator."""
+    from django.apps import apps
+    from django.contrib.auth.models import Group
+
+    from games.roles import MODERATORS, ensure_moderators_group
+
+    ensure_moderators_group(apps)  # a flush between transactional tests removes what migrations created
+    user = make_player("maud")
+    user.groups.add(Group.objects.get(name=MODERATORS))
+    return type(user).objects.get(pk=user.pk)  # a fresh permission cache
+
+
 def table(room) -> Table:
     return Table.objects.get(pk=room.pk)
 

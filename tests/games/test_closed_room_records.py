@@ -10,14 +10,12 @@ import copy
 import hashlib
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import resolve, reverse
 
 from games import clubs, hand_records, services
 from games.models import Hand, Room
-from games.roles import MODERATORS, ensure_moderators_group
-from tests.games.conftest import act, make_player, play_out, seat_of, state
+from tests.games.conftest import act, play_out, seat_of, state
 from tools import halfpoint_verify
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,21 +28,6 @@ PAGE = 2  # hands on a page of the chain here, so that the night takes three pag
 def _small_pages(_table_settings, settings, monkeypatch):
     settings.GAMES_NEXT_HAND_SECONDS = 3600  # a finished hand stays the latest until the host starts the next
     monkeypatch.setattr("games.selectors.CHAIN_PAGE", PAGE)
-
-
-@pytest.fixture
-def people(cast):
-    return {**cast, **{name: make_player(name) for name in ("erin", "frank", "gus")}}
-
-
-@pytest.fixture
-def maud(cast):
-    from django.apps import apps
-
-    ensure_moderators_group(apps)  # a flush between transactional tests removes what migrations created
-    user = make_player("maud")
-    user.groups.add(Group.objects.get(name=MODERATORS))
-    return type(user).objects.get(pk=user.pk)  # a fresh permission cache
 
 
 def browser(user=None, language: str = "en") -> Client:

@@ -6,14 +6,12 @@ The cast: alice hosts without sitting, bob banks, chen challenges, dara side-bet
 strangers to the room until a test sends them there; maud is a moderator."""
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
 from games import clubs, hand_records, selectors, services
 from games.models import Hand, HandSeat, HandShare, RoomVisit
-from games.roles import MODERATORS, ensure_moderators_group
-from tests.games.conftest import act, make_player, play_out, seat_of, state
+from tests.games.conftest import act, play_out, seat_of, state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,21 +19,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _one_hand_at_a_time(_table_settings, settings):
     settings.GAMES_NEXT_HAND_SECONDS = 3600  # a finished hand stays the latest until the host starts the next
-
-
-@pytest.fixture
-def people(cast):
-    return {**cast, **{name: make_player(name) for name in ("erin", "frank", "gus")}}
-
-
-@pytest.fixture
-def maud(cast):
-    from django.apps import apps
-
-    ensure_moderators_group(apps)  # a flush between transactional tests removes what migrations created
-    user = make_player("maud")
-    user.groups.add(Group.objects.get(name=MODERATORS))
-    return type(user).objects.get(pk=user.pk)  # a fresh permission cache
 
 
 def browser(user) -> Client:
