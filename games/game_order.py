@@ -13,11 +13,15 @@ from django.utils.translation import get_language, gettext_lazy
 from games.engine import PRESETS
 from games.models import PRESET_CHOICES
 
-DEFAULT_ORDER = ("ten-half", "seven-half", "zhejiang-ten-half", "ban-luck")
+DEFAULT_ORDER = ("ten-half", "seven-half", "zhejiang-ten-half", "ban-luck", "ten-half-auction", "seven-half-matta",
+                 "ban-luck-opens")
 ORDER = {
-    "zh-hans": ("ten-half", "zhejiang-ten-half", "ban-luck", "seven-half"),
-    "it": ("seven-half", "ten-half", "zhejiang-ten-half", "ban-luck"),
-    "es": ("seven-half", "ten-half", "zhejiang-ten-half", "ban-luck"),
+    "zh-hans": ("ten-half", "zhejiang-ten-half", "ban-luck", "seven-half", "ten-half-auction", "ban-luck-opens",
+                "seven-half-matta"),
+    "it": ("seven-half", "ten-half", "zhejiang-ten-half", "ban-luck", "seven-half-matta", "ten-half-auction",
+           "ban-luck-opens"),
+    "es": ("seven-half", "ten-half", "zhejiang-ten-half", "ban-luck", "seven-half-matta", "ten-half-auction",
+           "ban-luck-opens"),
 }
 assert all(sorted(order) == sorted(PRESETS) for order in (DEFAULT_ORDER, *ORDER.values()))
 
@@ -28,6 +32,12 @@ BLURBS = {
                                "hands."),
     "zhejiang-ten-half": gettext_lazy("Jokers, picture hands and the heavenly king paying up to ten times the stake."),
     "ban-luck": gettext_lazy("Ban-Ban, Ban-Luck and the Five Dragon against a banker who must draw to 16."),
+    "ten-half-auction": gettext_lazy("Ten and a Half as the friend-room apps play it: bid for the bank after seeing "
+                                     "your first card, and let a win ride."),
+    "seven-half-matta": gettext_lazy("Seven and a Half with the king of coins wild: it is worth whatever makes your "
+                                     "hand best."),
+    "ban-luck-opens": gettext_lazy("Chinese Blackjack as Singapore plays it: the banker opens hands one by one, and "
+                                   "a two-card 15 may run."),
 }
 assert set(BLURBS) == set(PRESETS)
 

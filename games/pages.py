@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import selectors
 from games.engine import KNOBS, PRESETS, RulesError, find_variant, rules_from
+from games.engine.rules import HOUSE_PRESETS
 from games.game_order import games_in_order
 from games.models import PRESET_CHOICES, Hand, HandSeat, Room, Seat
 
@@ -58,8 +59,17 @@ MAIN_KNOBS = {
                           "escape_penalty", "banker_multiplies", "bank_turn_hands", "bet_seconds", "act_seconds",
                           "payouts"],
     "ban-luck": ["base_stake", "min_bet", "max_bet", "chip_values", "max_main_seats", "banker_forced_draw",
-                 "bank_turn_hands", "bet_seconds", "act_seconds", "payouts"],
+                 "bank_turn_hands", "banker_opens", "banker_open_from", "free_hand", "bet_seconds", "act_seconds",
+                 "payouts"],
 }
+# The house rules (house-rules.md) each game offers, on its form after the bank's knobs.
+for _game, _knobs in {"ten-half": ["bank_auction", "auction_max", "auction_sees_first_card", "push_cap"],
+                      "zhejiang-ten-half": ["bank_auction", "auction_max", "auction_sees_first_card", "push_cap"],
+                      "seven-half": ["matta", "matta_natural"]}.items():
+    _at = MAIN_KNOBS[_game].index("bet_seconds")
+    MAIN_KNOBS[_game][_at:_at] = _knobs
+# A preset with house rules on shows its game's knobs.
+MAIN_KNOBS.update({slug: MAIN_KNOBS[game] for slug, game in HOUSE_PRESETS.items()})
 
 # What the lobby's create form starts with where it differs from the preset (docs/rules.md, "The bank by turns"):
 # in the two Chinese games a friends' room passes the bank every 5 hands unless its host changes it, while the
@@ -69,7 +79,7 @@ CREATE_FORM_INITIAL = {
     "zhejiang-ten-half": {"bank_turn_hands": 5},
 }
 # Knobs the create form may leave empty, as a form made before they were on it does: the room gets the preset's value.
-CREATE_FORM_OPTIONAL = frozenset({"bank_turn_hands"})
+CREATE_FORM_OPTIONAL = frozenset({"bank_turn_hands", "banker_open_from", "matta", "auction_max", "push_cap"})
 
 
 def _takes_bank_turns(preset: str) -> bool:

@@ -71,6 +71,16 @@ class Rules:
     four_discard: bool | None = None
     secret_pair: bool | None = None
     mort: bool | None = None
+    # House rules groups add (house-rules.md): each is off by default, so every preset plays as before.
+    banker_opens: bool = False  # Chinese Blackjack: the banker opens challengers one by one
+    banker_open_from: int = 16
+    free_hand: bool = False  # Chinese Blackjack: a two-card 15 may escape
+    matta: str = "off"  # Seven and a Half: the wild card
+    matta_natural: bool = False
+    bank_auction: bool = False  # 抢庄: the bank is bid for whenever it is to be opened
+    auction_max: int = 4
+    auction_sees_first_card: bool = True  # 看牌抢庄
+    push_cap: int = 0  # 推注 (let it ride): 0 is off
 
     def __hash__(self):
         return hash(repr(sorted(self.to_json().items())))
@@ -164,6 +174,16 @@ PRESETS: dict[str, Rules] = {
         bank_open="whole-stack", retire_needs_profit=False, banker_forced_draw=True, challenger_min_stand=16,
     ),
 }
+# The presets with the house rules most groups of a country play (house-rules.md; their sources in docs/rules.md):
+# each is its game's preset with those knobs on, so the four above stay as they are.
+_HOUSE_PRESETS = {
+    "ten-half-auction": ("ten-half", {"bank_auction": True, "push_cap": 10}),  # 十点半 抢庄 (Chinese friend-room apps)
+    "seven-half-matta": ("seven-half", {"matta": "king-of-coins"}),  # Sette e mezzo con la matta
+    "ban-luck-opens": ("ban-luck", {"banker_opens": True, "free_hand": True}),  # Ban Luck as Singapore plays it
+}
+for _slug, (_game, _knobs) in _HOUSE_PRESETS.items():
+    PRESETS[_slug] = Rules(**{**PRESETS[_game].to_json(), "chip_values": PRESETS[_game].chip_values, **_knobs})
+HOUSE_PRESETS = {slug: game for slug, (game, _knobs) in _HOUSE_PRESETS.items()}  # preset -> the game's own preset
 
 
 def rules_from(preset: str, overrides: dict | None = None) -> Rules:
@@ -301,6 +321,30 @@ KNOB_SPECS = (
          gettext_noop("House rule: an opening 3 becomes two secret cards; stand only."), {}),
     Knob("mort", "bool?", gettext_noop("Dead Seven (the Mort)"),
          gettext_noop("House rule: the Dead Seven on an opening 7."), {}),
+    # house-rules.md: the rules groups add, each off by default.
+    Knob("banker_opens", "bool", gettext_noop("The banker opens hands one by one"),
+         gettext_noop("From the total below, the banker may open (settle) any challenger against the bank's hand as "
+                      "it stands, draw again, then open the rest."), {}),
+    Knob("banker_open_from", "int", gettext_noop("The banker may open from"),
+         gettext_noop("Below this total the banker must draw; from it on the banker may open hands (15, 16 or 17)."),
+         {"min": 15, "max": 17}),
+    Knob("free_hand", "bool", gettext_noop("The free hand (two-card 15)"),
+         gettext_noop("Two cards worth exactly 15 may escape: the stake comes back, no win and no loss."), {}),
+    Knob("matta", "choice", gettext_noop("The matta (wild card)"),
+         gettext_noop("A wild card worth whatever makes its hand best, from ½ to 7 (off, or the king of coins)."),
+         {"choices": ("off", "king-of-coins")}),
+    Knob("matta_natural", "bool", gettext_noop("A matta 7½ is a natural"),
+         gettext_noop("A two-card 7½ made with the matta is paid as a natural."), {}),
+    Knob("bank_auction", "bool", gettext_noop("Bid for the bank (抢庄)"),
+         gettext_noop("Whenever the bank is to be opened, the players bid for it (no bid, ×1 up to the limit below); "
+                      "the winning bid multiplies every settlement while that banker holds the bank."), {}),
+    Knob("auction_max", "int", gettext_noop("Highest bid"), gettext_noop("The highest multiplier a bid may name."),
+         {"min": 1, "max": 4}),
+    Knob("auction_sees_first_card", "bool", gettext_noop("Bid after seeing one's first card"),
+         gettext_noop("Each bidder sees their own first card before bidding (看牌抢庄)."), {}),
+    Knob("push_cap", "int", gettext_noop("Let it ride (推注)"),
+         gettext_noop("A challenger who beat this bank in the previous hand may stake up to that stake plus its win, "
+                      "at most this many base stakes (0: off; 5, 10 or 20)."), {"min": 0, "max": 20}),
 )
 
 
@@ -383,5 +427,7 @@ def validate(r: Rules) -> None:
         raise RulesError("max_side_bettors", "must be at least 1 when side bets are enabled")
     if r.banker_policy == "max-hands" and r.bank_max_hands is None:
         raise RulesError("bank_max_hands", "is needed by the max-hands banker policy")
+    if r.push_cap not in (0, 5, 10, 20):
+        raise RulesError("push_cap", "must be 0 (off), 5, 10 or 20")
     if r.first_banker == "draw" and r.bank_open != "whole-stack":
         raise RulesError("first_banker", "a drawn banker opens with the whole stack (bank_open whole-stack)")

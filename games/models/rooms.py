@@ -18,6 +18,9 @@ PRESET_CHOICES = [
     ("seven-half", _("Seven and a Half")),
     ("zhejiang-ten-half", _("Zhejiang Ten and a Half")),
     ("ban-luck", _("Chinese Blackjack")),
+    ("ten-half-auction", _("Ten and a Half, bid for the bank")),
+    ("seven-half-matta", _("Seven and a Half with the matta")),
+    ("ban-luck-opens", _("Chinese Blackjack, the banker opens")),
 ]
 assert {slug for slug, _label in PRESET_CHOICES} == set(PRESETS)
 

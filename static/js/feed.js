@@ -62,7 +62,7 @@ const BANK_CLOSED = () => ({
  * (a result's)}; [] for an event with nothing to tell. A bet is told once, when it is placed (confirmed, defaulted):
  * the amounts on the way there (`bet_changed`, `side_bet_changed`) are the bet box's, not news.
  */
-export function createTeller({ name, you = () => null, game = () => null, handOf = () => null }) {
+export function createTeller({ name, you = () => null, game = () => null, handOf = () => null, house = [] }) {
   let banker = null;
   let leaving = new Set();
   let revealed = {}; // seat -> [{cards, total, class, bust}] once every hand is turned up
@@ -319,6 +319,11 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
     const n = { ...e, name: name(e.seat), backs: name(e.backs), n: e.hand_no === undefined ? e.from_hand : e.hand_no };
     for (const k of AMOUNTS) if (typeof e[k] === "number") n[k] = number(e[k]);
     const one = (text, extra = {}, params = n) => [line(e, fmt(text, params), { minor: MINOR.has(e.type), fair: FAIR.has(e.type), ...extra })];
+    // A house rule's own events are told by its module (static/js/house.js), which the page loads with the room's rules.
+    for (const m of house) {
+      const lines = m.tell ? m.tell(e, { name, you, banker: () => banker, n, line: (text, extra = {}) => line(e, text, extra), fmt, number, gettext, ngettext, pgettext }) : null;
+      if (lines) return lines;
+    }
     switch (e.type) {
       case "hand_started":
         banker = e.banker;

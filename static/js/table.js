@@ -6,6 +6,7 @@ import { cues, isMyTurn, momentKey, timeCue } from "./cues.js";
 import { CLASS_NAMES, createTeller, tellAll } from "./feed.js";
 import { localTimes, number, signed as signedNumber } from "./format.js";
 import { TableSocket } from "./socket.js";
+import { each, knobsOn, loadHouse } from "./house.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -96,7 +97,8 @@ function onFrame(f) {
       S.stalled = f.stalled || null;
       S.presence = f.presence || {};
       setView(f.view);
-      rebuildFeed(f.hand_events || []);
+      S.events = (f.hand_events || []).slice();
+      rebuildFeed(S.events);
       $("#chat-list").textContent = "";
       for (const m of f.chat || []) addChat(m, false);
       render();
@@ -161,8 +163,27 @@ function askSince() {
   socket.send({ type: "since", version: S.version });
 }
 
+// The house rules' modules (static/js/house.js), loaded when the room's rules turn one on; the feed is told again
+// once they are in, since the events before them had no words yet.
+S.house = [];
+S.houseKey = "";
+function houseFor(view) {
+  const key = knobsOn(view.rules).join(",");
+  if (key === S.houseKey) return;
+  S.houseKey = key;
+  loadHouse(view.rules).then((modules) => {
+    if (S.houseKey !== key) return;
+    S.house = modules;
+    S.actionsKey = "";
+    if (S.events) rebuildFeed(S.events);
+    render();
+  });
+}
+const houseApi = () => ({ view: S.view, send, legal, name, button, h, fmt, number, me: mySeat() });
+
 function setView(view) {
   S.view = view;
+  houseFor(view);
   setDeck(view.rules.deck);
   for (const x of view.seats) S.names[x.id] = x.name;
   const mine = view.hand && view.you && view.hand.bets && view.hand.bets[view.you];
@@ -212,6 +233,7 @@ function feedHand(seat, index) {
 
 const feedOptions = () => ({
   name, you: () => (S.view ? S.view.you : null), game: () => (S.view ? S.view.game : null), handOf: feedHand,
+  house: S.house,
 });
 
 function onEvent(e) {
@@ -220,6 +242,8 @@ function onEvent(e) {
     S.feedHand = e.hand_no;
   }
   if (e.type === "hand_over" && !$("#menu").hidden) loadHands();
+  if (e.type === "hand_started" || !S.events) S.events = [];
+  S.events.push(e); // the current hand's events, told again when a house rule's module arrives
   if (!S.teller) S.teller = createTeller(feedOptions());
   const lines = S.teller.tell(e);
   addFeed(lines);
@@ -463,6 +487,7 @@ function renderHands(id) {
     if (ph.class && ph.class !== "ordinary" && ph.class !== "bust") info.push(CLASS_NAMES()[ph.class] || ph.class);
     if (ph.doubled) info.push(gettext("doubled"));
     if (ph.mort === "offered") info.push(gettext("Mort offered"));
+    for (const more of each(S.house, "handInfo", ph, id, houseApi())) info.push(...more);
     box.append(h("div", { class: "hand" + (active ? " active" : ""), "data-hand": i }, cards,
       info.length ? h("div", { class: "hand-info", text: info.join(" · ") }) : null));
   });
@@ -512,6 +537,7 @@ function seatNode(seat, pos) {
       gettext("Sit back in")));
   }
   node.append(renderHands(seat.id));
+  for (const extra of each(S.house, "seatExtras", seat, houseApi())) node.append(extra);
   for (const r of seatResult(seat.id)) {
     node.append(h("div", { class: "seat-result " + r.outcome, "data-outcome": r.outcome },
       `${OUTCOMES()[r.outcome]}${multiplier(r)} ${signed(r)}`));
@@ -680,6 +706,7 @@ function stakeLimits(seat, base) {
   let high = seat.stack;
   if (r.stake_third_of_stack) high = Math.floor(seat.stack / 3);
   if (r.max_bet !== null && r.max_bet !== undefined) high = Math.min(high, r.max_bet);
+  for (const m of S.house) if (m.stakeHigh) high = m.stakeHigh(high, houseApi());
   return [low, high];
 }
 
@@ -780,6 +807,7 @@ function betBox(hand) {
     h("div", { class: "bet-amount" }, h("label", { for: "bet-box", text: gettext("Your bet: ") }), input,
       h("span", { class: "muted", text: " " + fmt(gettext("(base stake %(n)s)"), { n: number(hand.base_stake) }) })),
     h("p", { id: "bet-why", class: "bet-why", role: "status", hidden: true }),
+    ...each(S.house, "betNote", houseApi()),
     confirmButton,
     h("div", { class: "chips" }, r.chip_values.map((amount) => h("button", {
       type: "button", class: "chip", id: "act-chip-" + amount, "data-action": "chip", onclick: (e) => pointerClick(e, () => addToBox(amount)),
@@ -802,7 +830,7 @@ function renderActions() {
   // Redraw only when something that changes the controls changed (keeps focus and typed amounts).
   const key = JSON.stringify([v.legal_actions, v.phase, S.busy, me && me.stack, me && me.away, v.pending,
     hand && hand.bets && hand.bets[v.you], hand && hand.side_bets && hand.side_bets.find((b) => b.seat === v.you),
-    hand && hand.bets && Object.keys(hand.bets), isHost(), S.started, roomClosed()]);
+    hand && hand.bets && Object.keys(hand.bets), isHost(), S.started, roomClosed(), v.house, S.house.length]);
   if (key === S.actionsKey) return;
   S.actionsKey = key;
   const box = $("#actions");
@@ -856,6 +884,7 @@ function renderActions() {
     }
     box.append(play);
   }
+  for (const row of each(S.house, "actionRows", houseApi())) box.append(row);
   const bankRow = h("div", { class: "row bank-actions" });
   if (legal("open_bank")) {
     if (r.bank_open === "choose") {

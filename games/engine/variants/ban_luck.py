@@ -43,7 +43,8 @@ class BanLuck(Variant):
     main_seats = (2, 7)
     payout_classes = ("ordinary", "five-dragon", "ban-luck", "ban-ban", "five-card-bust")
     own_settings = tuple(OwnSetting(name, "is a Chinese Blackjack rule")
-                         for name in ("challenger_min_stand", "banker_forced_draw", "stake_third_of_stack"))
+                         for name in ("challenger_min_stand", "banker_forced_draw", "stake_third_of_stack",
+                                      "banker_opens", "free_hand"))
     units = 1
     points_add_up = False  # an ace counts by the hand's size
     initial_cards = 2
@@ -61,6 +62,12 @@ class BanLuck(Variant):
         if not rules.stake_third_of_stack:
             # rules/README.md "No debt": a x3 loss must be covered when betting.
             raise RulesError("stake_third_of_stack", "Chinese Blackjack losses reach x3: the stake must stay a third")
+        if rules.bank_auction:
+            # The auction's multiplier on top of x3 losses would break the stake-a-third cover (rules/README.md
+            # "No debt"); house-rules.md offers the auction to the games whose bank passes.
+            raise RulesError("bank_auction", "the bank auction is a Ten and a Half rule")
+        if rules.push_cap:
+            raise RulesError("push_cap", "let it ride needs base stakes: Chinese Blackjack's stakes are free")
 
     def fast_simulation(self, rules):
         return rules.banker_forced_draw  # the fast path plays the forced banker

@@ -23,7 +23,10 @@ class SevenHalf(Variant):
         # The draw ranks Spanish cards (seven-half.md "Choosing the first bank"; machine._draw_rank).
         OwnSetting("first_banker", "a card draw for the first bank is a Seven and a Half rule", on="draw"),
         *(OwnSetting(name, "is a Seven and a Half house rule")
-          for name in ("house_rules", "double_down", "split", "four_discard", "secret_pair", "mort")))
+          for name in ("house_rules", "double_down", "split", "four_discard", "secret_pair", "mort")),
+        # house-rules.md "The matta": the wild card of the Spanish deck.
+        OwnSetting("matta", "the matta is a Seven and a Half house rule", on="king-of-coins"),
+        OwnSetting("matta_natural", "the matta is a Seven and a Half house rule"))
     target = 15
     basic_threshold = 11  # stand from 5½
     bust_settles_at_once = True  # "turns the hand face up and loses at once, even if the bank busts later"
@@ -36,6 +39,10 @@ class SevenHalf(Variant):
         who can cover it, and two limits on one bank would contradict each other."""
         if rules.bank_turn_hands:
             raise RulesError("bank_turn_hands", "Seven and a Half passes the bank by its own limit: set bank_max_hands")
+        if rules.bank_auction:
+            raise RulesError("bank_auction", "Seven and a Half's bank is drawn for and taken on 7½, not bid for")
+        if rules.push_cap:
+            raise RulesError("push_cap", "let it ride is a Ten and a Half rule")
 
     def smallest_bank(self, rules, challengers):
         return 2 * rules.base_stake * challengers  # seven-half.md: twice the base stake per challenger
