@@ -176,8 +176,16 @@ def view(state: TableState, viewer: str | None = None, *, detached: bool = True,
         "next_rules": c["next_rules"],
         "fair_deal": c["fair_deal"],
         "bank_turn_left": c["bank_turn_left"],
+        "house": house_view(s, vid),
     }
     return json_copy(out) if detached else out
+
+
+def house_view(s: TableState, vid: str | None) -> dict:
+    """What the house rules that are on (house-rules.md) show this viewer beyond the hand: one key per rule, absent
+    while the rule is off or has nothing to show (docs/protocol.md, "The view")."""
+    out = {}
+    return out
 
 
 def redact_event(event: dict, viewer: str | None) -> dict | None:
