@@ -93,6 +93,39 @@ def _takes_bank_turns(preset: str) -> bool:
 
 BANK_TURN_PRESETS = frozenset(slug for slug in PRESETS if _takes_bank_turns(slug))
 
+# The house rules (house-rules.md), each explained with a worked example (templates/games/rules/house/<knob>.html):
+# the knob and the value that turns it on. A game offers those its rules accept (the engine decides).
+HOUSE_RULES = {"banker_opens": True, "free_hand": True, "matta": "king-of-coins", "bank_auction": True, "push_cap": 10}
+
+
+def _offers(preset: str, knob: str) -> bool:
+    try:
+        rules_from(preset, {knob: HOUSE_RULES[knob]})
+    except RulesError:
+        return False
+    return True
+
+
+HOUSE_OFFERED = {slug: tuple(k for k in HOUSE_RULES if _offers(slug, k)) for slug in PRESETS}
+
+
+def house_rule_on(rules: dict, knob: str) -> bool:
+    value = rules.get(knob)
+    return bool(value) and value != "off"
+
+
+def house_rules(preset: str, rules: dict) -> list[dict]:
+    """The house rules the game offers, each on or off in `rules`, with the other presets that play with it on. The
+    game's rules page explains each (templates/games/rules.html), a room's rules tab those on (games/_rules.html)."""
+    out = []
+    for knob in HOUSE_OFFERED[preset]:
+        presets = [(slug, PRESET_NAMES[slug]) for slug, game in HOUSE_PRESETS.items()
+                   if slug != preset and game == HOUSE_PRESETS.get(preset, preset)
+                   and house_rule_on(PRESETS[slug].to_json(), knob)]
+        out.append({"knob": knob, "on": house_rule_on(rules, knob), "label": knob_label(knob), "presets": presets,
+                    "template": f"games/rules/house/{knob}.html"})
+    return out
+
 
 def knob_label(name: str) -> str:
     return _(KNOB_BY_NAME[name]["label"])
@@ -161,10 +194,14 @@ def rules_rows(preset: str, rules: dict) -> list[dict]:
 
 
 def rules_context(preset: str, rules: dict) -> dict:
+    """The rules of a room (its rules tab) or of a preset (the game's rules page)."""
     rows = rules_rows(preset, rules)
     return {"preset": preset, "preset_name": PRESET_NAMES[preset], "rule_rows": rows,
-            "overrides": [r for r in rows if r["changed"]], "rules_template": f"games/rules/{preset}.html",
-            "bank_turns": preset in BANK_TURN_PRESETS, "bank_turn_hands": rules.get("bank_turn_hands") or 0}
+            "overrides": [r for r in rows if r["changed"]],
+            "rules_template": f"games/rules/{HOUSE_PRESETS.get(preset, preset)}.html",  # a house preset: its game's
+            "bank_turns": preset in BANK_TURN_PRESETS, "bank_turn_hands": rules.get("bank_turn_hands") or 0,
+            "house_rules": house_rules(preset, rules), "house_rules_on": any(house_rule_on(rules, k) for k in HOUSE_RULES),
+            "the_rules": {**rules, "natural_pays": rules.get("payouts", {}).get("natural", 1)}}
 
 
 def my_rooms(user) -> list[dict]:

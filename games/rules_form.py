@@ -14,6 +14,10 @@ from games.engine import KNOBS, PRESETS, RulesError, rules_from
 from games.pages import class_label, show_value
 
 FIXED = {"game", "deck"}  # decided by the preset: a room cannot change its game or its deck
+# A house rule's settings (house-rules.md) and the knob that turns it on: while that knob is off they do nothing, so
+# a form that posts them (an unticked box posts false) changes nothing: the room keeps the preset's values.
+DEPENDS_ON = {"banker_open_from": "banker_opens", "matta_natural": "matta", "auction_max": "bank_auction",
+              "auction_sees_first_card": "bank_auction"}
 PAYOUT_PREFIX = "payouts__"
 
 
@@ -98,6 +102,9 @@ class RulesForm(forms.Form):
                 overrides[name] = value
         if payouts and payouts != defaults["payouts"]:
             overrides["payouts"] = payouts
+        for name, master in DEPENDS_ON.items():
+            if overrides.get(master, defaults[master]) in (False, "off"):
+                overrides.pop(name, None)
         self.attempted = overrides
         try:
             self.rules = rules_from(self.preset, overrides)

@@ -11,3 +11,9 @@ register = template.Library()
 @register.simple_tag
 def games_in_order() -> list[dict]:
     return [{"slug": slug, "name": name, "blurb": game_order.BLURBS[slug]} for slug, name in game_order.games_in_order()]
+
+
+@register.simple_tag
+def games_grouped() -> list[dict]:
+    """The games in the reader's order, each with its presets with house rules (`variants`) under it."""
+    return game_order.games_grouped()

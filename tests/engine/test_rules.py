@@ -5,10 +5,31 @@ import json
 import pytest
 
 from games.engine import KNOBS, PRESETS, EngineError, Rules, RulesError, rules_from
+from games.engine.rules import HOUSE_PRESETS
+
+HOUSE_KNOBS = {"banker_opens": False, "banker_open_from": 16, "free_hand": False, "matta": "off", "matta_natural": False,
+               "bank_auction": False, "auction_max": 4, "auction_sees_first_card": True, "push_cap": 0}
 
 
-def test_the_four_presets_exist():
-    assert set(PRESETS) == {"ten-half", "seven-half", "zhejiang-ten-half", "ban-luck"}
+def test_the_four_games_presets_exist_and_play_without_the_house_rules():
+    """The four presets stay as they were: every house rule off (house-rules.md: off by default)."""
+    games = {"ten-half", "seven-half", "zhejiang-ten-half", "ban-luck"}
+    assert games <= set(PRESETS)
+    for slug in games:
+        assert PRESETS[slug].game == slug
+        assert {k: getattr(PRESETS[slug], k) for k in HOUSE_KNOBS} == HOUSE_KNOBS
+
+
+def test_the_presets_with_house_rules_are_their_games_preset_with_the_knobs_on():
+    assert HOUSE_PRESETS == {"ten-half-auction": "ten-half", "seven-half-matta": "seven-half",
+                             "ban-luck-opens": "ban-luck"}
+    assert set(PRESETS) == {"ten-half", "seven-half", "zhejiang-ten-half", "ban-luck", *HOUSE_PRESETS}
+    turned_on = {"ten-half-auction": {"bank_auction": True, "push_cap": 10},
+                 "seven-half-matta": {"matta": "king-of-coins"},
+                 "ban-luck-opens": {"banker_opens": True, "free_hand": True}}
+    for slug, game in HOUSE_PRESETS.items():
+        assert PRESETS[slug] == rules_from(game, turned_on[slug])  # nothing else differs from the game's preset
+        assert rules_from(slug, {}) == PRESETS[slug]
 
 
 @pytest.mark.parametrize("slug", sorted(PRESETS))
