@@ -22,6 +22,7 @@ The result is made from the table as it is saved (its state and the events store
 `_output`, with the seat ids turned back into the script's names: it is compared whole with the .expected.json.
 """
 
+import asyncio
 import hashlib
 import json
 import pathlib
@@ -92,7 +93,8 @@ class StackedDeals:
 
     def commit_next_seed(self, run) -> None:
         s = run.state
-        if s.seats and s.next_seed is None and s.phase not in ("betting", "playing") and self.deals is not None:
+        if s.seats and s.next_seed is None and s.phase not in ("auction", "betting", "playing") \
+                and self.deals is not None:
             run.apply("system", "commit_seed", {"seed_hex": self.deals.seed_for(s.hand_no + 1)})
 
 
@@ -214,8 +216,7 @@ class LiveScript:
                 self.tabs[seat["name"]] = Tab(self.users[seat["name"]], self.room.code)
         if not any(x.get("host") for x in self.data["seats"]):
             self.tabs[""] = Tab(self.host, self.room.code)
-        for tab in self.tabs.values():
-            await tab.open()
+        await asyncio.gather(*(tab.open() for tab in self.tabs.values()))
         positions = {"main": 0, "side": 0}
         for seat in self.seats:
             role = seat.get("role", "main")
@@ -281,7 +282,7 @@ class LiveScript:
     async def finish_hand(self) -> None:
         """Play the hand out: the bots have acted; every bet or turn left times out."""
         for _ in range(200):
-            if (await self.state())["phase"] not in ("betting", "playing"):
+            if (await self.state())["phase"] not in ("auction", "betting", "playing"):
                 return
             await self.timeout()
         raise AssertionError("the hand did not end")
@@ -304,12 +305,20 @@ class LiveScript:
             refused = (await db(Table.objects.get)(pk=self.room.pk)).meta.get("start_refused")
             raise Refused(refused or "no_hand", "the next hand did not start")
 
+    def hands_over(self) -> int:
+        return max(len(tab.events("hand_over")) for tab in self.tabs.values())
+
     async def step(self, entry) -> None:
-        """One scripted action, after what the runner does before it (engine/script.py, `run_script`)."""
+        """One scripted action, after what the runner does before it (engine/script.py, `run_script`); the ledger is
+        audited after each hand that ended."""
+        over = self.hands_over()
         name, word, args = engine_script._parse_action(entry)
         phase = (await self.state())["phase"]
-        if word in engine_script.BANK_WORDS and phase in ("betting", "playing"):
+        if word in engine_script.BANK_WORDS and phase in ("auction", "betting", "playing"):
             await self.finish_hand()
+            phase = (await self.state())["phase"]
+        if phase == "auction" and word not in ("bid", "timeout", "leave"):
+            await self.timeout()  # the bank auction closes before betting (the bots have bid), as the runner does
             phase = (await self.state())["phase"]
         if phase == "betting" and word not in engine_script.BETTING_WORDS:
             await self.timeout()
@@ -317,7 +326,7 @@ class LiveScript:
             await self.next_hand(args["deck"])
         elif word == "timeout":
             s = await self.state()
-            if s["phase"] not in ("playing", "betting", "bank_decision"):
+            if s["phase"] not in ("auction", "playing", "betting", "bank_decision"):
                 raise Refused("wrong_phase", "No deadline is running.")
             if self.seat_ids.get(name) not in s["deadline_for"]:
                 raise Refused("not_your_turn", f"It is not {name}'s turn.")
@@ -325,7 +334,8 @@ class LiveScript:
         else:
             assert name in self.seat_ids, f"{entry}: only a seat's action can go over a socket"
             await self.send(name, word, _rename(args, self.seat_ids))
-        await self.audit()
+        if self.hands_over() > over:
+            await self.audit()
 
     async def audit(self) -> None:
         await db(assert_ledger_clean)()

@@ -18,6 +18,22 @@ OTHERS = ["ten-half-bank-by-turns", "bots-play-every-seat", "ten-half-dice-and-s
 CASES = script_paths() + [p for name in OTHERS for p in script_paths(f"{name}.json")]
 
 
+@pytest.fixture(autouse=True)
+def _quick_commits():
+    from django.db import connection
+    from django.db.backends.signals import connection_created
+
+    def quick(sender, connection, **kw):
+        if connection.vendor == "sqlite":
+            connection.cursor().execute("PRAGMA synchronous=OFF")
+
+    connection_created.connect(quick)
+    if connection.connection is not None:
+        quick(None, connection)
+    yield
+    connection_created.disconnect(quick)
+
+
 @pytest.fixture
 def stacked(monkeypatch, settings):
     return patch_deals(monkeypatch, settings)
