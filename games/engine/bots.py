@@ -9,6 +9,7 @@ own comparison (``Variant.compare``), hitting recursively while that is worth mo
 
 from functools import lru_cache
 
+from .bots_open import opener_action
 from .cards import DECKS
 from .rules import Rules
 from .variants import VARIANTS
@@ -27,12 +28,43 @@ def default_stake(view: dict, rules: Rules) -> int:
     me = next(x for x in view["seats"] if x["id"] == view["you"])
     base = view["hand"]["base_stake"]
     high = me["stack"] // 3 if rules.stake_third_of_stack else me["stack"]
+    # house-rules.md "The bank auction": against a bank won at xN the stake is at most the stack's Nth.
+    high //= ((view.get("house") or {}).get("auction") or {}).get("mult", 1) if me["role"] == "main" else 1
     if rules.max_bet is not None:
         high = min(high, rules.max_bet)
     amount = min(max(base, rules.stake_min), high)
     if rules.bet_multiple:
         amount -= amount % rules.base_stake
     return amount
+
+
+def ride_stake(view: dict, rules: Rules) -> int | None:
+    """house-rules.md "Let it ride": a bot with a ride always lets it ride, to the largest stake the ride and its
+    stack allow (stakes are set before any card, so no hand tells it better; docs/rules.md). None: no ride."""
+    cap = (view.get("house") or {}).get("ride", {}).get(view["you"])
+    if cap is None:
+        return None
+    me = next(x for x in view["seats"] if x["id"] == view["you"])
+    amount = min(cap, me["stack"] // 3 if rules.stake_third_of_stack else me["stack"])
+    if rules.bet_multiple:
+        amount -= amount % rules.base_stake
+    return max(amount, default_stake(view, rules))
+
+
+def auction_bid(view: dict, rules: Rules) -> int:
+    """house-rules.md "The bank auction": the bot's bid, higher with a better first card (its own, when the bidders see
+    it). The bank's edge is the ½ it wins ties with and the challengers who bust first, so any card helps it; a first
+    card of 9 or 10 (little room to be beaten, ten-half.md) bids the most, 7 or 8 two, a picture's ½ (a 10½ one card
+    away) or 5 and 6 one, a small card none. Without a card seen the bot bids x1."""
+    h = view.get("hand") or {}
+    mine = [c["card"] for c in (h.get("hands", {}).get(view["you"]) or [{"cards": []}])[0]["cards"] if "card" in c]
+    if not mine:
+        return min(1, rules.auction_max)
+    points = VARIANTS[rules.game].points(mine[0])
+    units = VARIANTS[rules.game].units
+    value = points / units
+    bid = 4 if value >= 9 else 2 if value >= 7 else 1 if value >= 5 or value < 1 else 0
+    return min(bid, rules.auction_max)
 
 
 def bot_decide(view: dict, level: str, rules: Rules) -> tuple[str, dict] | None:
@@ -45,9 +77,11 @@ def bot_decide(view: dict, level: str, rules: Rules) -> tuple[str, dict] | None:
     me = next((x for x in view["seats"] if x["id"] == view.get("you")), None)
     if me is None:
         return None
+    if view["phase"] == "auction":
+        return ("bid", {"mult": auction_bid(view, rules)}) if "bid" in legal else None
     if view["phase"] == "betting":
         if "bet" in legal:
-            return "bet", {"amount": default_stake(view, rules)}
+            return "bet", {"amount": ride_stake(view, rules) or default_stake(view, rules)}
         if "no_bet" in legal:
             return "no_bet", {}  # bots do not side bet
         return None
@@ -69,6 +103,12 @@ def _play(view: dict, level: str, rules: Rules, legal: list[str]) -> tuple[str, 
         return None
     cards, _, ph = mine
     v = VARIANTS[rules.game]
+    if "escape" in legal:
+        # house-rules.md "The free hand": playing on from a two-card 15 loses in expectation, for a challenger (who
+        # must draw) and for the banker (every hand left holds 16 or more), so both levels escape (docs/rules.md).
+        return "escape", {}
+    if rules.banker_opens and view["you"] == view["banker"]:
+        return opener_action(view, rules, cards, legal)  # house-rules.md "The banker opens" (bots_open.py)
     if level == "expert":
         return expert_action(view, rules, cards, legal), {}
     if "mort_decline" in legal:

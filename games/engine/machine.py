@@ -10,6 +10,7 @@ so the sum of the three is conserved.
 
 from dataclasses import dataclass, field
 
+from . import auction
 from .cards import DECKS, canonical_sorted
 from .errors import EngineError
 from .rules import Rules, validate
@@ -18,7 +19,8 @@ from .state import TableState, copy_state
 from .variants import VARIANTS
 from .variants.base import LOSE, PUSH, VOID, WIN
 
-IN_HAND = ("betting", "playing")
+# "auction": house-rules.md "The bank auction" (games/engine/auction.py), a hand whose bank is bid for first.
+IN_HAND = ("auction", "betting", "playing")
 
 
 @dataclass
@@ -164,6 +166,10 @@ class Table:
         if h["bank_empty"] and outcome in (WIN, LOSE):
             outcome, why = VOID, "bank_empty"
         due = stake * mult if outcome in (WIN, LOSE) else 0
+        # house-rules.md "The bank auction": the winning bid multiplies every settlement between the bank and a
+        # challenger while its banker holds the bank; the bank limits and the no-debt cap below apply to the product.
+        bank_mult = s.bank_mult if kind == "main" and outcome in (WIN, LOSE) else 1
+        due *= bank_mult
         paid = 0
         seat = s.seat(bettor)
         if outcome == WIN:
@@ -182,6 +188,8 @@ class Table:
                   "outcome": outcome, "multiplier": mult if outcome in (WIN, LOSE) else 0, "due": due, "paid": paid}
         if why:
             result["why"] = why
+        if bank_mult > 1:
+            result["bank_mult"] = bank_mult
         h["results"].append(result)
         self.emit("bet_settled", **result)
         if outcome == WIN and s.bank == 0:
@@ -303,6 +311,8 @@ def do_leave(t: Table, actor: str, args: dict) -> None:
             _maybe_close_betting(t)
         elif s.phase == "playing":
             advance(t)
+        elif s.phase == "auction":
+            auction.left(t, actor)
         return
     _remove_seat(t, actor)
     if s.phase in ("waiting", "between_hands", "bank_decision") and s.banker is None and s.pending is None:
@@ -411,6 +421,7 @@ def _open_bank(t: Table, seat_id: str, amount: int) -> None:
     s.bank_opening = amount
     s.bank_topups = 0
     s.bank_hands = 0
+    s.bank_mult = 1  # an auction's multiplier is set by auction.py after this
     s.retire_requested = False
     s.pending = None
     s.phase = "between_hands"
@@ -426,6 +437,7 @@ def _close_bank(t: Table, why: str) -> None:
     s.bank = 0
     s.banker = None
     s.bank_opening = s.bank_topups = s.bank_hands = 0
+    s.bank_mult = 1
     s.retire_requested = False
 
 
@@ -455,8 +467,12 @@ def _bank_cover(t: Table) -> int:
 
 
 def _next_banker(t: Table, position: int | None, cover: int = 1, keep: str | None = None) -> None:
-    """Offer or give the bank to the next player from ``position`` (rules files, "Moving the bank")."""
+    """Offer or give the bank to the next player from ``position`` (rules files, "Moving the bank"), or with the bank
+    auction on (house-rules.md), leave it to the next hand's auction."""
     s = t.s
+    if keep is None and (s.next_rules or t.rules).bank_auction:
+        auction.vacant(t, position)
+        return
     queue = [c for c in _candidates(t, position) if s.seat(c)["stack"] >= max(cover, 1)]
     if keep is not None:
         queue = [c for c in queue if c != keep]
@@ -516,6 +532,8 @@ def do_open_bank(t: Table, actor: str, args: dict) -> None:
             raise EngineError("not_your_turn", "The bank is offered to another player.")
     elif s.banker is not None or s.phase in IN_HAND or s.pending:
         raise EngineError("wrong_phase", "The bank is not open for taking now.")
+    elif (s.next_rules or t.rules).bank_auction:
+        raise EngineError("bank_auction", "The bank is bid for at the start of the next hand.")
     if s.seat(actor)["role"] != "main":
         raise EngineError("not_seated", "Only a main seat can hold the bank.")
     _open_bank(t, actor, amount)
@@ -719,8 +737,8 @@ def _end_bank_turn(t: Table) -> None:
     position = s.seat(s.banker)["position"]
     t.emit("bank_turn_over", seat=s.banker, hands=s.bank_hands, hand_no=s.hand_no)
     _close_bank(t, "rotation")
-    # The bank is offered in the usual order. The bank auction (house-rules.md, `bank_auction`) replaces that
-    # order whenever the bank is to be opened, so with it on the bank would be put up for auction here instead.
+    # The bank is offered in the usual order; with the bank auction on (house-rules.md, `bank_auction`) it is put up
+    # for auction at the next hand instead (`_next_banker`, auction.vacant).
     _next_banker(t, position)
 
 
@@ -773,14 +791,46 @@ def _draw_rank(code: str) -> tuple[int, int]:
 # ---------------------------------------------------------------------------------------------------
 # Betting (rules/README.md "Betting")
 
+def _stake_cover(t: Table, seat: dict) -> int:
+    """rules/README.md "No debt": the largest stake the seat's stack covers (a third of it in Chinese Blackjack; for a
+    challenger against a bank won at auction, house-rules.md, its multiplier's share)."""
+    cover = seat["stack"] // 3 if t.rules.stake_third_of_stack else seat["stack"]
+    return cover // _bank_mult(t, seat)
+
+
+def _bank_mult(t: Table, seat: dict) -> int:
+    """The bank auction's multiplier on this seat's stake: the bank's, for a challenger (side bets are not multiplied)."""
+    return t.s.bank_mult if seat["role"] == "main" else 1
+
+
+def _room_max(t: Table, seat: dict, base: int) -> int | None:
+    """The usual largest stake the room sets, no-debt aside: `max_bet`, or for a challenger in a game with
+    fixed stakes the hand's base stake; None: the stack (Ten and a Half)."""
+    r = t.rules
+    high = r.max_bet
+    if r.fixed_stake and seat["role"] == "main":
+        high = base if high is None else min(high, base)
+    return high
+
+
+def _ride(t: Table, seat_id: str) -> int | None:
+    """house-rules.md "Let it ride" (推注): the largest stake the seat may ride to in this hand's betting (set at the
+    hand's start, `_ride_offers`), or None."""
+    h = t.s.hand
+    if t.s.phase != "betting" or h is None:
+        return None
+    return (h.get("ride") or {}).get(seat_id)
+
+
 def _stake_limits(t: Table, seat: dict, base: int) -> tuple[int, int]:
     r = t.rules
     low = base if r.fixed_stake else r.stake_min
-    high = seat["stack"]
-    if r.stake_third_of_stack:
-        high = seat["stack"] // 3  # ban-luck.md: a loss can cost three times the stake
-    if r.max_bet is not None:
-        high = min(high, r.max_bet)
+    cover = _stake_cover(t, seat)  # ban-luck.md: a loss can cost three times the stake
+    room = _room_max(t, seat, base)
+    high = cover if room is None else min(cover, room)
+    ride = _ride(t, seat["id"])
+    if ride is not None:
+        high = max(high, min(ride, cover))  # a ride lifts the room's largest stake, never the no-debt limit
     return low, high
 
 
@@ -793,10 +843,18 @@ def _check_stake(t: Table, seat: dict, amount, base: int) -> int:
         raise EngineError("bad_amount", f"The stake must be at least {low}.")
     if r.bet_multiple and amount % r.base_stake:
         raise EngineError("stake_not_multiple", f"Stakes are multiples of the base stake ({r.base_stake}).")
-    if r.max_bet is not None and amount > r.max_bet:
-        raise EngineError("bad_amount", f"The stake must be at most {r.max_bet}.")
+    room = _room_max(t, seat, base)
+    if room is not None and amount > room:
+        ride = _ride(t, seat["id"])
+        if ride is None:
+            raise EngineError("bad_amount", f"The stake must be at most {room}.")
+        if amount > max(ride, room):
+            raise EngineError("above_ride_cap", f"Letting it ride, the stake may be at most {max(ride, room)}.")
     if r.stake_third_of_stack and amount * 3 > seat["stack"]:
         raise EngineError("stake_above_third", "The stake may be at most a third of your stack.")
+    if _bank_mult(t, seat) > 1 and amount > _stake_cover(t, seat):
+        raise EngineError("stake_above_cover", f"The bank plays at ×{_bank_mult(t, seat)}: your stake may be at most "
+                                               f"{_stake_cover(t, seat)}.")
     if amount > seat["stack"]:
         raise EngineError("bad_amount", "The stake cannot be more than your stack.")
     return amount
@@ -836,6 +894,9 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
         s.next_rules = None
         t.rules = s.rules
     r = t.rules
+    if s.banker is None and r.bank_auction:
+        auction.start(t, seed_hex, args)  # house-rules.md "The bank auction": the hand starts with it
+        return
     if s.banker is None:
         _first_banker(t, seed)
         if s.banker is None:
@@ -854,8 +915,38 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
     challengers = [x for x in playing if _default_amount(t, x, base) is not None]
     if not challengers:
         raise EngineError("not_enough_players", "A hand needs at least one challenger who can stake.")
+    rides = _ride_offers(t, challengers, base)  # from the previous hand, before this one replaces it
     s.hand_no += 1
     s.bank_hands += 1
+    _new_hand(t, seed_hex, args, base)
+    h = s.hand
+    for x in playing:
+        if x not in challengers:
+            h["sitting_out"].append(x["id"])
+            t.emit("seat_sits_out", seat=x["id"], why="stack_too_small")
+    for x in away:
+        h["sitting_out"].append(x["id"])
+        t.emit("seat_sits_out", seat=x["id"], why="away")
+    h["ride"] = {k: v["cap"] for k, v in rides.items()}
+    for x in challengers:
+        # A rider in a game with fixed stakes chooses a stake from the base stake up to the ride (house-rules.md).
+        riding = x["id"] in rides and min(rides[x["id"]]["cap"], _stake_cover(t, x)) > base
+        h["bets"][x["id"]] = {"amount": base if r.fixed_stake else 0, "confirmed": r.fixed_stake and not riding}
+    _open_side_bets(t)
+    s.phase = "betting"
+    s.pending = None
+    t.emit("hand_started", hand_no=s.hand_no, commitment=s.commitment, banker=s.banker, bank=s.bank,
+           base_stake=base, challengers=[x["id"] for x in challengers])
+    for seat_id, ride in rides.items():
+        t.emit("ride_offered", seat=seat_id, **ride)
+    _betting_deadline(t)
+    _maybe_close_betting(t)
+
+
+def _new_hand(t: Table, seed_hex: str, args: dict, base: int) -> None:
+    """The new hand's record (``s.hand``): its deck (the stock shuffled at the deal, `_seal_deal`), the seed it
+    commits to and the seats' seed wait. `hand_no` is already counted."""
+    s, r = t.s, t.rules
     if t.v.shoe:
         if s.shoe is None:
             s.shoe = {"stock": list(DECKS[r.deck]), "discards": []}
@@ -880,25 +971,42 @@ def do_start_hand(t: Table, actor: str, args: dict) -> None:
     h = s.hand
     if wait is not None:
         h["seed_wait"], h["awaiting"] = wait, []
-    for x in playing:
-        if x not in challengers:
-            h["sitting_out"].append(x["id"])
-            t.emit("seat_sits_out", seat=x["id"], why="stack_too_small")
-    for x in away:
-        h["sitting_out"].append(x["id"])
-        t.emit("seat_sits_out", seat=x["id"], why="away")
-    for x in challengers:
-        h["bets"][x["id"]] = {"amount": base if r.fixed_stake else 0, "confirmed": r.fixed_stake}
-    if r.side_bets_enabled:
+
+
+def _open_side_bets(t: Table) -> None:
+    """Betting opens: every side seat with chips that is here may back a challenger."""
+    s, h = t.s, t.s.hand
+    if t.rules.side_bets_enabled:
         for x in s.side_seats():
             if x["stack"] > 0 and not x["leaving"] and not x.get("away"):
                 h["side"][x["id"]] = {"backs": None, "amount": 0, "confirmed": False}
-    s.phase = "betting"
-    s.pending = None
-    t.emit("hand_started", hand_no=s.hand_no, commitment=s.commitment, banker=s.banker, bank=s.bank,
-           base_stake=base, challengers=[x["id"] for x in challengers])
-    _betting_deadline(t)
-    _maybe_close_betting(t)
+
+
+def _ride_offers(t: Table, challengers: list[dict], base: int) -> dict:
+    """house-rules.md "Let it ride" (推注): the challengers who may ride in the hand about to start, each with
+    ``cap`` (the largest stake the ride allows), ``stake`` and ``win`` (their stake and what they were paid in the
+    previous hand). A challenger rides who won the previous hand (every hand of theirs in it: a push, a loss, a void
+    or sitting it out ends the ride) against the same bank: the same banker, whose bank was neither closed and
+    reopened (`_open_bank` restarts ``bank_hands``) nor emptied (an empty bank ends the round: rules/README.md "Bank
+    limits") since. The cap is the previous stake plus its win, at most ``push_cap`` x this hand's base stake, down
+    to a multiple of the base stake where stakes are; a ride to the base stake or less is none (docs/rules.md)."""
+    s, r = t.s, t.rules
+    last, prev = s.last_hand, s.hand
+    if not r.push_cap or s.bank_hands < 1 or last is None or prev is None or prev.get("bank_empty") \
+            or last.get("banker") != s.banker:
+        return {}
+    rides = {}
+    for x in challengers:
+        mine = [res for res in last["results"] if res["kind"] == "main" and res["bettor"] == x["id"]]
+        if not mine or any(res["outcome"] != WIN for res in mine):
+            continue
+        stake, win = sum(res["stake"] for res in mine), sum(res["paid"] for res in mine)
+        cap = min(stake + win, r.push_cap * base)
+        if r.bet_multiple:
+            cap -= cap % r.base_stake
+        if cap > base:
+            rides[x["id"]] = {"cap": cap, "stake": stake, "win": win}
+    return rides
 
 
 def _top_cards(source: list[str], top) -> list[str]:
@@ -952,7 +1060,7 @@ def _await_seeds(t: Table) -> bool:
 def _still_awaited(t: Table, seats: list[str]) -> list[str]:
     """Of ``seats``, those in the hand (a stake, the bank, a side bet), not leaving, whose seed is not in."""
     s, h = t.s, t.s.hand
-    playing = set(h["bets"]) | set(h["side"]) | {s.banker}
+    playing = set(h["bets"]) | set(h["side"]) | {s.banker} | set((h.get("auction") or {}).get("seats", ()))
     out = []
     for seat_id in seats:
         seat = s.seat(seat_id)
@@ -1028,9 +1136,9 @@ def _betting_seat(t: Table, actor: str, args: dict) -> tuple[dict, dict, bool]:
         raise EngineError("not_in_hand", "You are not in this hand.")
     if bet["confirmed"]:
         raise EngineError("bet_locked", "A confirmed bet cannot change.")
-    if not side and t.rules.fixed_stake:
+    if not side and t.rules.fixed_stake and _ride(t, actor) is None:
         raise EngineError("fixed_stake", "Every stake is the base stake in this game.")
-    if "seed" in args:
+    if "seed" in args and "key" not in h:  # a hand that began with the bank auction took its seeds before it
         _take_seed(t, actor, args["seed"])
     return seat, bet, side
 
@@ -1047,6 +1155,8 @@ def do_chip(t: Table, actor: str, args: dict) -> None:
     if new > high:
         if t.rules.stake_third_of_stack and new <= seat["stack"]:
             raise EngineError("stake_above_third", "The stake may be at most a third of your stack.")
+        if not side and _ride(t, actor) is not None and new <= _stake_cover(t, seat):
+            raise EngineError("above_ride_cap", f"Letting it ride, the stake may be at most {high}.")
         raise EngineError("bad_amount", f"The stake cannot be more than {high}.")
     bet["amount"] = new
     t.emit("bet_changed", seat=actor, amount=new)
@@ -1066,6 +1176,7 @@ def do_confirm(t: Table, actor: str, args: dict) -> None:
     _check_stake(t, seat, bet["amount"], t.s.hand["base"])
     bet["confirmed"] = True
     t.emit("bet_confirmed", seat=actor, amount=bet["amount"])
+    _ride_taken(t, seat, bet["amount"])
     _maybe_close_betting(t)
 
 
@@ -1076,7 +1187,16 @@ def do_bet(t: Table, actor: str, args: dict) -> None:
     bet["amount"] = _check_stake(t, seat, args.get("amount"), t.s.hand["base"])
     bet["confirmed"] = True
     t.emit("bet_confirmed", seat=actor, amount=bet["amount"])
+    _ride_taken(t, seat, bet["amount"])
     _maybe_close_betting(t)
+
+
+def _ride_taken(t: Table, seat: dict, amount: int) -> None:
+    """house-rules.md "Let it ride": a confirmed stake above what the seat could stake without its ride."""
+    ride = _ride(t, seat["id"])
+    room = _room_max(t, seat, t.s.hand["base"])
+    if ride is not None and room is not None and amount > min(room, _stake_cover(t, seat)):
+        t.emit("ride_taken", seat=seat["id"], amount=amount, cap=ride)
 
 
 def _check_backs(t: Table, backs) -> str:
@@ -1155,7 +1275,8 @@ def _deal(t: Table) -> None:
     s, r, h = t.s, t.rules, t.s.hand
     if h.get("awaiting"):
         h["awaiting"] = []
-    _seal_deal(t)
+    if "key" not in h:  # a hand that began with the bank auction was sealed before it (auction.py)
+        _seal_deal(t)
     mains = [x for x in s.main_seats() if x["id"] in h["bets"] or x["id"] == s.banker]
     ids = [x["id"] for x in mains]
     b = ids.index(s.banker)
@@ -1169,17 +1290,21 @@ def _deal(t: Table) -> None:
     else:
         order = ids[b + 1:] + ids[:b] + [s.banker]  # seat order from the banker's left, the bank last
     h["order"] = order
+    # house-rules.md "The bank auction": the first cards the bidders saw before bidding stay theirs.
+    before = {k: phs[0]["cards"] for k, phs in h["hands"].items()}
     for seat_id in order:
         stake = h["bets"][seat_id]["amount"] if seat_id != s.banker else 0
-        h["hands"][seat_id] = [{"cards": [], "stake": stake, "done": False, "doubled": False, "settled": False,
-                                "opened": False, "secret": False, "mort": None, "split": False, "outcome": None}]
+        h["hands"][seat_id] = [{"cards": before.get(seat_id, []), "stake": stake, "done": False, "doubled": False,
+                                "settled": False, "opened": False, "secret": False, "mort": None, "split": False,
+                                "outcome": None}]
     s.phase = "playing"
     t.emit("betting_closed", stakes={k: v["amount"] for k, v in h["bets"].items()},
            side_bets=[{"seat": k, "backs": h["side"][k]["backs"], "amount": h["side"][k]["amount"]}
                       for k in h["side_order"]], order=order)
-    for _ in range(t.v.initial_cards):
+    for k in range(t.v.initial_cards):
         for seat_id in order:
-            t.deal(seat_id, 0)
+            if len(h["hands"][seat_id][0]["cards"]) <= k:
+                t.deal(seat_id, 0)
     if r.escape_penalty:
         for seat_id in order:
             if s.seat(seat_id)["leaving"]:
@@ -1208,7 +1333,8 @@ def _next_turn(t: Table):
 
 
 def _forced_banker(t: Table, seat_id: str) -> bool:
-    return seat_id == t.s.banker and t.rules.banker_forced_draw
+    # house-rules.md "The banker opens hands one by one": a banker who may open is never played by the forced rule.
+    return seat_id == t.s.banker and t.rules.banker_forced_draw and not t.rules.banker_opens
 
 
 def advance(t: Table) -> None:
@@ -1233,6 +1359,10 @@ def advance(t: Table) -> None:
             continue
         h["turn"] = [seat_id, i]
         if _forced_banker(t, seat_id):
+            if _free_hand_open(t, seat_id, i) and not s.seat(seat_id)["leaving"]:
+                # house-rules.md "The free hand": the banker chooses to escape, or to play by the forced rule, first.
+                t.set_deadline(t.rules.act_seconds, [seat_id])
+                return
             # ban-luck.md "The banker's turn": draws on 15 or less, stands on 16 or more.
             ev = t.eval(seat_id, i)
             _play(t, seat_id, i, "hit" if ev.total < t.rules.banker_stand_on else "stand", {})
@@ -1268,6 +1398,9 @@ def play_actions(t: Table, seat_id: str) -> list[str]:
     ev = t.eval(seat_id, i)
     if ph["mort"] == "offered":
         return ["mort_accept", "mort_decline"]
+    if _forced_banker(t, seat_id) and _free_hand_open(t, seat_id, i):
+        # house-rules.md "The free hand": the forced banker's one choice, to escape or to play by the forced rule.
+        return [t.v.default_action(ph, ev, t.rules), "escape"]
     actions = []
     if not ph["secret"]:
         actions.append("hit")
@@ -1282,9 +1415,13 @@ def _play(t: Table, seat_id: str, i: int, action: str, args: dict, timeout: bool
     """``timeout``: the default action of an expired deadline; its event says so, so that the player learns why."""
     h = t.s.hand
     ph = h["hands"][seat_id][i]
-    legal = play_actions(t, seat_id) if not _forced_banker(t, seat_id) else ["hit", "stand"]
+    legal = play_actions(t, seat_id) if not _forced_banker(t, seat_id) or _free_hand_open(t, seat_id, i) \
+        else ["hit", "stand"]
     if action not in legal:
         if action == "stand" and "hit" in legal:
+            if seat_id == t.s.banker and t.rules.banker_opens:
+                raise EngineError("must_hit_below_open_from",
+                                  f"Below {t.rules.banker_open_from} the banker must draw another card.")
             raise EngineError("must_hit_below_16", "Below 16 you must draw another card.")
         raise EngineError("illegal_action", f"You cannot {action.replace('_', ' ')} now.")
     if timeout:
@@ -1333,6 +1470,27 @@ def _play_handler(action: str):
     return handler
 
 
+def _free_hand_open(t: Table, seat_id: str, i: int) -> bool:
+    """house-rules.md "The free hand": the hand on turn may escape now (the variant's ``may_escape``; the knob is
+    refused outside Chinese Blackjack)."""
+    return t.rules.free_hand and t.v.may_escape(t, seat_id, t.s.hand["hands"][seat_id][i])
+
+
+def do_escape(t: Table, actor: str, args: dict) -> None:
+    """house-rules.md "The free hand": a two-card 15 escapes at its holder's first decision, a challenger's stake
+    back or, for the banker, every stake not yet settled (BanLuck.free_hand_escape). Not the leaver's `_escape`."""
+    if not t.rules.free_hand:
+        raise EngineError("free_hand_off", "This room plays without the free hand.")
+    i = _turn_of(t, actor)
+    if "escape" not in play_actions(t, actor):
+        ph = t.s.hand["hands"][actor][i]
+        if not t.v.free_hand([c[0] for c in ph["cards"][:2]], t.rules):
+            raise EngineError("not_a_free_hand", "Only two cards worth exactly 15 may escape.")
+        raise EngineError("escape_too_late", "A free hand escapes at its first decision, before any card or open.")
+    _play(t, actor, i, "escape", args)
+    advance(t)
+
+
 def _escape(t: Table, seat_id: str) -> None:
     """zhejiang.md "Leaving during a hand": a challenger forfeits the stake at once; a banker pays
     every challenger their stake and the hand ends."""
@@ -1365,6 +1523,8 @@ def do_timeout(t: Table, actor: str, args: dict) -> None:
         for seat_id in _still_awaited(t, s.hand["awaiting"]):
             t.emit("seed_missing", seat=seat_id, hand_no=s.hand["no"])
         _deal(t)
+    elif s.phase == "auction":
+        auction.timeout(t)
     elif s.phase == "betting":
         close_betting(t)
     elif s.phase == "playing":
@@ -1439,6 +1599,8 @@ def finish_hand(t: Table) -> None:
         "source": h["source"] if s.shoe is not None else r.deck, "stacked": h["stacked"], "banker": s.banker,
         "seeds": h["seeds"], "prev": h["prev"],
     }
+    if h.get("auction"):
+        s.last_hand["auction"] = auction.record(h)  # not in the chain hash; its banker and results are
     s.last_hand["chain"] = s.chain = chain_hash(s.last_hand)
     t.emit("hand_over", hand_no=h["no"], seed=h["seed"], commitment=h["commitment"], dealt=h["dealt"],
            deck=r.deck, source=s.last_hand["source"], reshuffles=h["reshuffles"],
@@ -1476,9 +1638,9 @@ def _take_seed(t: Table, actor: str, seed_hex, quiet: bool = False) -> None:
     left out instead of refusing the command; a malformed one is always refused."""
     s = t.s
     seed = seed_bytes(seed_hex).hex()  # lowercase, as the deal key reads it
-    if s.phase == "betting":
+    if s.phase in ("auction", "betting") and "key" not in s.hand:
         hand_no = s.hand_no
-    elif s.phase == "playing":
+    elif s.phase in IN_HAND:  # dealt, or sealed before the bank auction (auction.py)
         if quiet:
             return
         raise EngineError("seed_too_late", "The cards of this hand are dealt: send your seed for the next hand.")
@@ -1492,11 +1654,17 @@ def _take_seed(t: Table, actor: str, seed_hex, quiet: bool = False) -> None:
     t.emit("seed_received", seat=actor, hand_no=hand_no, seed=seed)
     if s.phase == "betting" and s.hand.get("awaiting"):
         _awaited_arrived(t)
+    elif s.phase == "auction":
+        auction.seed_arrived(t)
 
 
 def _summary(t: Table, ph: dict) -> dict:
-    ev = t.v.evaluate([c[0] for c in ph["cards"]], t.rules)
-    return {"total": t.v.display_total(ev.total), "class": ev.cls, "bust": ev.bust}
+    cards = [c[0] for c in ph["cards"]]
+    ev = t.v.evaluate(cards, t.rules)
+    out = {"total": t.v.display_total(ev.total), "class": ev.cls, "bust": ev.bust}
+    if t.rules.matta != "off" and (wild := t.v.matta_value(cards, t.rules)) is not None:
+        out["matta"] = t.v.display_total(wild)  # house-rules.md "The matta": the value it took, in points
+    return out
 
 
 HANDLERS = {
@@ -1506,8 +1674,9 @@ HANDLERS = {
     "back": do_back, "side_bet": do_side_bet, "no_bet": do_no_bet,
     "hit": _play_handler("hit"), "stand": _play_handler("stand"), "double": _play_handler("double"),
     "split": _play_handler("split"), "mort_accept": _play_handler("mort_accept"),
-    "mort_decline": _play_handler("mort_decline"),
+    "mort_decline": _play_handler("mort_decline"), "open": _play_handler("open"), "escape": do_escape,
     "open_bank": do_open_bank, "refill": do_refill, "pass_bank": do_pass_bank, "retire": do_retire,
     "take_bank": do_take_bank, "decline_bank": do_decline_bank, "offer_bank": do_offer_bank, "seed_jackpot": do_seed_jackpot,
     "commit_seed": do_commit_seed, "seed": do_seed,
+    "bid": lambda t, actor, args: auction.do_bid(t, actor, args),
 }

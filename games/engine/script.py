@@ -65,7 +65,7 @@ class _Runner:
         """Play the hand out: bots act, and every other bet or turn left times out."""
         for _ in range(10_000):
             phase = self.state.phase
-            if phase not in ("betting", "playing"):
+            if phase not in ("auction", "betting", "playing"):
                 return
             self.run_bots()
             if self.state.phase == phase:
@@ -81,12 +81,14 @@ def _parse_action(entry) -> tuple[str, str, dict]:
             return seat, word, {"amount": rest[0]}
         if word == "side_bet":
             return seat, word, {"backs": rest[0], "amount": rest[1]}
-        if word == "back":
+        if word in ("back", "open"):  # the side bettor's backed seat; the challenger the banker opens
             return seat, word, {"seat": rest[0]}
         if word in ("open_bank", "refill", "top_up", "seed_jackpot"):
             return seat, word, {"amount": rest[0]}
         if word == "next_hand":
             return seat, word, {"deck": list(rest)}
+        if word == "bid":  # house-rules.md "The bank auction": [seat, "bid", multiplier], 0 for no bid
+            return seat, word, {"mult": rest[0]}
     except IndexError:
         raise ScriptError(f"The action {word!r} needs more arguments: {entry!r}") from None
     return seat, word, {}
@@ -143,8 +145,12 @@ def run_script(data: dict) -> dict:
         raise ScriptError("actions is a list.")
     for entry in actions:
         seat, word, args = _parse_action(entry)
-        if word in BANK_WORDS and run.state.phase in ("betting", "playing"):
+        if word in BANK_WORDS and run.state.phase in ("auction", "betting", "playing"):
             run.finish_hand()
+        if run.state.phase == "auction" and word not in ("bid", "timeout", "leave"):
+            run.run_bots()  # the bank auction closes before betting: bots bid, the others time out (no bid)
+            if run.state.phase == "auction":
+                run.do("system", "timeout")
         if run.state.phase == "betting" and word not in BETTING_WORDS:
             run.run_bots()
             if run.state.phase == "betting":
@@ -158,7 +164,7 @@ def run_script(data: dict) -> dict:
             run.do("system", "start_hand", {"seed_hex": seed, **args} if args["deck"] else {"seed_hex": seed})
         elif word == "timeout":
             s = run.state
-            if s.phase not in ("playing", "betting", "bank_decision"):
+            if s.phase not in ("auction", "playing", "betting", "bank_decision"):
                 raise EngineError("wrong_phase", "No deadline is running.")
             if seat not in s.deadline_for:
                 raise EngineError("not_your_turn", f"It is not {seat}'s turn.")
@@ -188,8 +194,8 @@ def _output(run: _Runner) -> dict:
             first["hands"] = [{"cards": p["cards"], "total": p["total"], "class": p["class"], "bust": p["bust"],
                                "stake": p["stake"]} for p in phs]
         hands[seat] = first
-    results = [{k: r[k] for k in ("bettor", "kind", "backs", "stake", "outcome", "multiplier", "due", "paid")}
-               for r in last["results"]]
+    results = [{k: r[k] for k in ("bettor", "kind", "backs", "stake", "outcome", "multiplier", "bank_mult", "due",
+                                  "paid") if k in r} for r in last["results"]]
     out = {
         "order": last["order"], "dice": last["dice"], "banker": banker, "hands": hands, "results": results,
         "bank": settled["bank"], "stacks": stacks, "deltas": last["deltas"],
@@ -203,6 +209,32 @@ def _output(run: _Runner) -> dict:
             out["bank_draw"] = {"cards": e["cards"], "winner": e["winner"]}
     if s.pending:
         out["pending"] = {"kind": s.pending["kind"], "seat": s.pending["seat"]}
+    if s.rules.bank_auction:
+        # house-rules.md "The bank auction": every auction of the script, and the multiplier the bank plays at after it.
+        out["auctions"] = [{"hand_no": e["hand_no"], **{k: v for k, v in x.items() if k != "type"}}
+                           for e, x in _auctions(run.events)]
+        out["bank_mult"] = s.bank_mult
+    if s.rules.banker_opens:
+        # house-rules.md "The banker opens": each open in order, with the banker's hand it was settled against.
+        opened = {r["bettor"]: r for r in last["results"] if r.get("why") == "opened"}
+        out["opens"] = [{**{k: e[k] for k in ("seat", "banker_cards", "banker_total")},
+                         **{k: opened[e["seat"]][k] for k in ("outcome", "multiplier", "paid")}}
+                        for e in events if e["type"] == "hand_opened"]
+    if s.rules.push_cap:
+        # Let it ride (house-rules.md) follows one hand into the next: each hand's banker, stakes and deltas, and every
+        # ride offered or taken, with its hand.
+        stakes, rides = [], []
+        for e in run.events:
+            if e["type"] == "hand_started":
+                stakes.append({"hand_no": e["hand_no"], "banker": e["banker"], "base_stake": e["base_stake"]})
+            elif e["type"] == "betting_closed":
+                stakes[-1]["stakes"] = e["stakes"]
+            elif e["type"] == "hand_settled":
+                stakes[-1]["deltas"] = e["deltas"]
+            elif e["type"] in ("ride_offered", "ride_taken"):
+                rides.append({"hand_no": stakes[-1]["hand_no"], **e})
+        out["stakes_played"] = stakes
+        out["rides"] = rides
     if s.rules.bank_turn_hands:
         # The bank by turns is about every hand of the script, not the last one alone: each hand's banker, dice and
         # deltas, and every turn that ended.
@@ -210,6 +242,8 @@ def _output(run: _Runner) -> dict:
         for e in run.events:
             if e["type"] == "hand_started":
                 played.append({"hand_no": e["hand_no"], "banker": e["banker"]})
+            elif e["type"] == "auction_won":
+                played[-1]["banker"] = e["seat"]  # a hand that began with the bank auction (house-rules.md)
             elif e["type"] == "dice_rolled":
                 played[-1]["dice"] = e["dice"]
             elif e["type"] == "hand_settled":
@@ -218,6 +252,16 @@ def _output(run: _Runner) -> dict:
         out["bank_turns"] = [{k: e[k] for k in ("seat", "hands", "hand_no")}
                              for e in run.events if e["type"] == "bank_turn_over"]
     return out
+
+
+def _auctions(events: list[dict]):
+    """(hand_started, auction_won) for each auction among ``events``."""
+    started = None
+    for e in events:
+        if e["type"] == "hand_started":
+            started = e
+        elif e["type"] == "auction_won":
+            yield started, e
 
 
 def run_script_safe(data) -> tuple[dict, int]:

@@ -43,6 +43,10 @@ def sim_rules(preset: str, overrides: dict | None):
              "max_side_bettors": 0, "bank_turn_hands": 0}
     base = rules_from(preset, overrides or {})
     extra.update(VARIANTS[base.game].simulation_overrides)
+    if base.bank_auction:
+        # house-rules.md "The bank auction": the bank is put up for auction before every hand (a turn of one hand), so
+        # the figure counts what the auction changes: a banker chosen by the bids, its multiplier on each settlement.
+        extra["bank_turn_hands"] = 1
     return rules_from(preset, {**(overrides or {}), **extra})
 
 
@@ -203,7 +207,7 @@ def _fast_block(rules, seats: int, threshold: int, seed, start: int, count: int)
 # -- the machine path ----------------------------------------------------------------------------------
 
 def _decide(view_dict, rules, kind, threshold, v):
-    if kind == "expert" or view_dict["you"] == view_dict["banker"]:
+    if kind == "expert" or view_dict["you"] == view_dict["banker"] or "escape" in view_dict["legal_actions"]:
         return bot_decide(view_dict, "expert" if kind == "expert" else "basic", rules)
     legal = view_dict["legal_actions"]
     if view_dict["phase"] == "playing" and ("hit" in legal or "stand" in legal):
@@ -221,8 +225,9 @@ def machine_table(rules, seats: int):
     state = new_table(rules)
     now = 0.0
     for k in range(seats):
-        args = {"name": f"P{k}", "stack": BIG_BANK if k == 0 else BIG_STACK, "position": k, "bot": "basic"}
-        if k == 0:
+        args = {"name": f"P{k}", "stack": BIG_BANK if k == 0 or rules.bank_auction else BIG_STACK, "position": k,
+                "bot": "basic"}
+        if k == 0 and not rules.bank_auction:  # with the bank auction every seat may win the bank: none holds it
             args["banker"] = True
         apply_in_place(state, Command(f"P{k}", "sit", args, now))
     return state
@@ -232,7 +237,7 @@ def play_machine_hand(state, rules, seed_i: bytes, kind: str, threshold: int) ->
     v = VARIANTS[rules.game]
     events = apply_in_place(state, Command("system", "start_hand", {"seed_hex": seed_i.hex()}, 0.0))
     for _ in range(10_000):
-        if state.phase not in ("betting", "playing"):
+        if state.phase not in ("auction", "betting", "playing"):
             break
         who = state.deadline_for[0]
         decision = _decide(view(state, who), rules, kind, threshold, v)
@@ -250,13 +255,17 @@ def _machine_block(rules, seats: int, kind: str, threshold: int, seed, start: in
         play_machine_hand(state, rules, hand_seed(seed, i), kind, threshold)
         last = state.last_hand
         tally.hands += 1
-        tally.banker_classes[last["hands"]["P0"][0]["class"]] += 1
+        tally.banker_classes[last["hands"][last["banker"]][0]["class"]] += 1
         for r in last["results"]:
             if r["kind"] != "main":
                 continue
             cls = last["hands"][r["bettor"]][r["hand"]]["class"]
-            tally.result(r["outcome"], r["stake"], r["paid"], cls)
-        if state.bank < BIG_BANK // 2:  # never: bank limits must not bind
+            # A stake against a bank won at auction risks the multiplier times it: that is what is staked.
+            tally.result(r["outcome"], r["stake"] * r.get("bank_mult", 1), r["paid"], cls)
+        if rules.bank_auction:
+            if min(x["stack"] for x in state.seats) + state.bank < BIG_BANK // 2:
+                raise EngineError("bank_too_small", "A simulated stack ran low.")
+        elif state.bank < BIG_BANK // 2:  # never: bank limits must not bind
             raise EngineError("bank_too_small", "The simulated bank ran low.")
     return tally
 
@@ -272,8 +281,10 @@ def _run_block(job) -> Tally:
 
 
 def fast_path_applies(rules, strategy: str) -> bool:
-    """The fast path plays threshold bots in the games whose hand flow it reproduces."""
-    return strategy != "expert" and VARIANTS[rules.game].fast_simulation(rules)
+    """The fast path plays threshold bots in the games whose hand flow it reproduces: one base stake a hand, so
+    not with let it ride (house-rules.md, `push_cap`), whose stakes follow the previous hand."""
+    return strategy != "expert" and VARIANTS[rules.game].fast_simulation(rules) and not rules.push_cap \
+        and not rules.bank_auction  # the bank auction's hands are the machine's (house-rules.md)
 
 
 def simulate(preset: str, hands: int, seed=0, *, rules: dict | None = None, strategy: str = "basic",
@@ -309,7 +320,10 @@ def simulate(preset: str, hands: int, seed=0, *, rules: dict | None = None, stra
         "preset": preset, "hands": total.hands, "seats": seats, "strategy": strategy, "engine": engine,
         "workers": workers,
         "challenger": {"hands": total.challenger_hands, "win": total.win / n, "push": total.push / n,
-                       "lose": total.lose / n, "net_per_stake": total.net / max(total.staked, 1)},
+                       "lose": total.lose / n, "net_per_stake": total.net / max(total.staked, 1),
+                       # in base stakes, per challenger hand: they differ from 1 and net_per_stake when stakes vary
+                       # (let it ride), where the banker's edge per unit staked alone does not tell the bank's take
+                       "stake_per_hand": total.staked / n / r.base_stake, "net_per_hand": total.net / n / r.base_stake},
         "classes": {k: c / n for k, c in sorted(total.classes.items())},
         "banker_classes": {k: c / max(total.hands, 1) for k, c in sorted(total.banker_classes.items())},
         "hands_per_second": total.hands / elapsed,

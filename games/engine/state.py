@@ -16,7 +16,7 @@ from .rules import Rules
 class TableState:
     rules: Rules
     next_rules: Rules | None = None  # a rules change waits for the next hand (rules/README.md)
-    phase: str = "waiting"  # waiting | betting | playing | between_hands | bank_decision
+    phase: str = "waiting"  # waiting | auction | betting | playing | between_hands | bank_decision
     hand_no: int = 0
     seats: list = field(default_factory=list)  # dicts, see machine.do_sit; main seats ordered by position
     seq: int = 0  # join counter: "the first player to sit down" (Zhejiang)
@@ -41,6 +41,11 @@ class TableState:
     next_commitment: str | None = None
     seeds: dict = field(default_factory=dict)
     chain: str | None = None
+    # house-rules.md "The bank auction" (games/engine/auction.py): the winning bid's multiplier while its banker holds
+    # the bank (1 otherwise), and the seat position the usual order starts from when the next auction has no bid
+    # (the last banker's; None: the first bank's order).
+    bank_mult: int = 1
+    auction_from: int | None = None
 
     def seat(self, seat_id: str) -> dict | None:
         for s in self.seats:

@@ -33,12 +33,17 @@ def legal_actions(state: TableState, seat_id: str | None) -> list[str]:
         h = s.hand
         bet = h["bets"].get(seat_id)
         side = h["side"].get(seat_id)
-        if bet and not bet["confirmed"] and not r.fixed_stake:
+        # With fixed stakes only a rider (house-rules.md "Let it ride") has a stake to choose.
+        if bet and not bet["confirmed"] and (not r.fixed_stake or seat_id in (h.get("ride") or {})):
             out += ["chip", "reset", "confirm", "bet"]
         if side and not side["confirmed"]:
             out += ["back", "chip", "reset", "confirm", "side_bet", "no_bet"]
     elif s.phase == "playing":
         out += play_actions(t, seat_id)
+    elif s.phase == "auction":
+        a = s.hand["auction"]
+        if a["open"] and seat_id in a["bidders"] and seat_id not in a["bids"]:
+            out.append("bid")  # house-rules.md "The bank auction"
     elif s.phase == "bank_decision" and s.pending and s.pending["seat"] == seat_id:
         kind = s.pending["kind"]
         out += {"open": ["open_bank", "decline_bank"], "take": ["take_bank", "decline_bank"],
@@ -47,7 +52,8 @@ def legal_actions(state: TableState, seat_id: str | None) -> list[str]:
             and not s.pending:
         out.append("retire")
     if s.phase in ("waiting", "between_hands"):
-        if s.banker is None and not s.pending and seat["role"] == "main" and seat["stack"] > 0:
+        if s.banker is None and not s.pending and seat["role"] == "main" and seat["stack"] > 0 \
+                and not (s.next_rules or r).bank_auction:  # with the bank auction, the next hand bids for it
             out.append("open_bank")
         if r.jackpot_enabled and seat["host"]:
             out.append("seed_jackpot")
@@ -82,6 +88,8 @@ def _hand_view(s: TableState, viewer: str | None, evals: dict | None = None) -> 
                     ev = v.evaluate([c[0] for c in ph["cards"]], s.rules)
                     shown_ev = evals[(owner, i)] = {"total": v.display_total(ev.total), "class": ev.cls,
                                                     "bust": ev.bust}
+                    if s.rules.matta != "off" and (wild := v.matta_value([c[0] for c in ph["cards"]], s.rules)):
+                        shown_ev["matta"] = v.display_total(wild)  # the matta's value, shown with the total only
                 entry.update(shown_ev)
             shown.append(entry)
         hands[owner] = shown
@@ -139,8 +147,10 @@ def _fair_deal(s: TableState) -> dict | None:
     between hands until the deal ``open`` (seeds are taken), then closed with the seeds that went in."""
     h = s.hand
     if s.phase in IN_HAND:
-        seeds = s.seeds if s.phase == "betting" else {x["seat"]: x["seed"] for x in h["seeds"] if x["by"] == "player"}
-        return {"hand_no": h["no"], "commitment": h["commitment"], "open": s.phase == "betting", "seeds": dict(seeds)}
+        # Open until the deal is sealed: at the deal, or before the bank auction (house-rules.md, auction.py).
+        sealed = "key" in h
+        seeds = s.seeds if not sealed else {x["seat"]: x["seed"] for x in h["seeds"] if x["by"] == "player"}
+        return {"hand_no": h["no"], "commitment": h["commitment"], "open": not sealed, "seeds": dict(seeds)}
     if s.next_commitment is not None:
         return {"hand_no": s.hand_no + 1, "commitment": s.next_commitment, "open": True, "seeds": dict(s.seeds)}
     return None
@@ -185,7 +195,37 @@ def house_view(s: TableState, vid: str | None) -> dict:
     """What the house rules that are on (house-rules.md) show this viewer beyond the hand: one key per rule, absent
     while the rule is off or has nothing to show (docs/protocol.md, "The view")."""
     out = {}
+    if s.rules.bank_auction or (s.next_rules is not None and s.next_rules.bank_auction):
+        auction_view = _auction_view(s, vid)
+        if auction_view is not None:
+            out["auction"] = auction_view
+    if s.rules.push_cap and s.hand is not None and s.phase in IN_HAND and s.hand.get("ride"):
+        # house-rules.md "Let it ride" (推注): each riding seat's cap in this hand (public, as the results it follows).
+        out["ride"] = dict(s.hand["ride"])
+    if s.rules.banker_opens and s.hand is not None and s.phase in IN_HAND:
+        out["banker_opens"] = _opens_view(s, vid)
+    if s.rules.free_hand and s.hand is not None and s.hand.get("free_hands"):
+        # house-rules.md "The free hand": who escaped with one in this hand (public: their results say so too).
+        out["free_hand"] = {"escaped": list(s.hand["free_hands"]), "banker": s.banker in s.hand["free_hands"]}
     return out
+
+
+def _opens_view(s: TableState, vid: str | None) -> dict:
+    """house-rules.md "The banker opens hands one by one": the challengers opened, in order (public), and for the
+    banker alone, while `open` is legal, the challengers it may open (to anyone else that would tell the banker's
+    total had reached `banker_open_from` before the first open turned the banker's cards up)."""
+    out = {"from": s.rules.banker_open_from, "opened": list(s.hand.get("opens", ())), "openable": []}
+    if vid is not None and vid == s.banker and "open" in play_actions(Table(s, 0.0), vid):
+        from .variants import VARIANTS
+
+        out["openable"] = VARIANTS[s.rules.game].openable(Table(s, 0.0))
+    return out
+
+
+def _auction_view(s: TableState, vid: str | None) -> dict | None:
+    from .auction import view as auction_view  # house-rules.md "The bank auction" (games/engine/auction.py)
+
+    return auction_view(s, vid)
 
 
 def redact_event(event: dict, viewer: str | None) -> dict | None:

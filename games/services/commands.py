@@ -23,12 +23,15 @@ ACTIONS_PER_USER = 8
 # What a player may send as arguments: name -> type. Anything else is refused before the engine
 # sees it, so a hostile frame (a list where a seat id goes, a float amount) is a clear error. A `seed` is
 # the player's 32 bytes for the coming deal as 64 hex digits (docs/fairness.md), anything else `bad_seed`.
-ARG_TYPES = {"amount": int, "seat": str, "backs": str, "position": int, "role": str, "buy_in": int, "seed": str}
+ARG_TYPES = {"amount": int, "seat": str, "backs": str, "position": int, "role": str, "buy_in": int, "seed": str,
+             "mult": int}  # mult: a bid in the bank auction (house-rules.md)
 # Engine commands a player sends for their own seat.
 PLAYER_ACTIONS = {
     "chip", "reset", "confirm", "bet", "back", "side_bet", "no_bet", "hit", "stand", "double", "split",
     "mort_accept", "mort_decline", "open_bank", "refill", "pass_bank", "retire", "take_bank", "decline_bank",
-    "seed_jackpot", "seed",
+    "seed_jackpot", "seed", "escape",  # escape: the free hand (house-rules.md)
+    "open",  # the banker opens a challenger's hand (house-rules.md "The banker opens hands one by one")
+    "bid",  # the bank auction (house-rules.md)
 }
 # Commands of the room (seats and host controls), handled here around the engine.
 ROOM_ACTIONS = {"sit", "leave", "top_up", "im_back", "start", "kick", "sit_out", "close"}

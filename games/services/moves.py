@@ -313,7 +313,7 @@ def _due(run: _Run) -> str:
             logger.error("bot %s at room %s refused: %s %s -> %s", seat_id, run.room.pk, action, args, e.code)
     if s.deadline is not None and now >= s.deadline:
         # A seed that did not come in time is no move the player missed: it counts for no away streak.
-        waited = s.phase == "betting" and s.hand.get("awaiting")
+        waited = s.phase in ("auction", "betting") and s.hand.get("awaiting")
         for seat_id in [] if waited else s.deadline_for:
             info = meta["seats"].get(seat_id)
             if info and not info["bot"] and seat_id not in meta["timed"]:

@@ -133,13 +133,14 @@ def practice_open(*, user, preset: str, seed: str | None = None, server_seed: st
         except wallets.WalletError as e:
             raise GameError(e.code, e.message) from None
         run.apply("system", "set_seat", {"seat": seat_id, "no_bank": True})
-        banker = next(x for x in run.state.main_seats() if x["position"] == 0)
-        run.apply(banker["id"], "open_bank", {"amount": banker["stack"]})
+        if not run.state.rules.bank_auction:  # with the bank auction the first hand starts with it (house-rules.md)
+            banker = next(x for x in run.state.main_seats() if x["position"] == 0)
+            run.apply(banker["id"], "open_bank", {"amount": banker["stack"]})
         if await_seed and seed is None:
             run.meta["await_seed"] = [seat_id]
         moves._start_hand(run)  # through the module: where tests stack a hand's deck
         run.meta.pop("await_seed", None)  # the first hand's only
-        while run.state.phase == "betting" and (due := _bots_due(run.state, run.meta)) is not None:
+        while run.state.phase in ("auction", "betting") and (due := _bots_due(run.state, run.meta)) is not None:
             run.apply(*due)
         hand = run.state.hand
         bet = hand["bets"].get(seat_id) if run.state.phase == "betting" else None
