@@ -35,6 +35,7 @@ CHOICE_TEXT = {
     "choose": gettext_lazy("chosen by the banker"), "whole-stack": gettext_lazy("the whole stack"),
     "clockwise": gettext_lazy("clockwise"), "counter-clockwise": gettext_lazy("counter-clockwise"),
     "classic": gettext_lazy("classic"), "extended": gettext_lazy("extended"),
+    "off": gettext_lazy("off"), "king-of-coins": gettext_lazy("the king of coins"),  # the matta
 }
 
 CLASS_TEXT = {
@@ -255,10 +256,11 @@ WHY_TEXT = {"bank_empty": gettext_lazy("the bank was empty"), "backed_hand_void"
             "escaped": gettext_lazy("left mid-hand"), "banker_escaped": gettext_lazy("the banker left mid-hand"),
             "bust": gettext_lazy("bust"), "special": gettext_lazy("a special hand, paid at once"),
             "banker_special": gettext_lazy("the banker's special hand"), "mort": gettext_lazy("the Mort"),
-            "natural": gettext_lazy("natural")}
+            "natural": gettext_lazy("natural"),
+            "free_hand": gettext_lazy("a free hand (two-card 15), run")}  # house-rules.md "The free hand"
 ACTION_TEXT = {"hit": gettext_lazy("hits"), "stand": gettext_lazy("stands"), "double": gettext_lazy("doubles"),
                "split": gettext_lazy("splits"), "mort_accept": gettext_lazy("accepts the Mort"),
-               "mort_decline": gettext_lazy("declines the Mort")}
+               "mort_decline": gettext_lazy("declines the Mort"), "escape": gettext_lazy("runs with a free hand")}
 
 
 def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:

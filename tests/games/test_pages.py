@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from games.engine import PRESETS
 from games.models import Hand, Room
 from tests.games.conftest import act, seat_of, state
 
@@ -267,7 +268,7 @@ def test_the_room_hands_fragment_lists_finished_hands(alice_client, cast):
 
 
 def test_every_game_has_a_rules_page(client):
-    for preset in ("ten-half", "seven-half", "zhejiang-ten-half", "ban-luck"):
+    for preset in PRESETS:  # the four games and the presets with house rules
         page = client.get(reverse("games:rules", args=[preset]))
         assert page.status_code == 200 and page.context["rule_rows"]
     assert client.get(reverse("games:rules", args=["poker"])).status_code == 404
