@@ -19,11 +19,12 @@ from django.db.models import Sum
 
 from games import broadcast, selectors, services, tasks
 from games.engine import state_to_json, view
+from games.engine.rules import HOUSE_PRESETS
 from games.frames import update_frames
 from games.models import Room, Table
 from games.services import run as services_run
 from tests.games.conftest import assert_holds_match_table, assert_ledger_clean, expire
-from tests.games.sockets import Tab, card_strings, db, random_moves
+from tests.games.sockets import Tab, card_strings, db, random_moves, stake_range
 from wallets.models import Account
 
 HANDS = int(os.environ.get("SOAK_HANDS", "10000"))
@@ -32,21 +33,28 @@ WORKERS = int(os.environ.get("SOAK_WORKERS", "3"))  # driver processes, each wit
 AUDIT_EVERY = 100
 PLAYERS = 40
 BEANS = 10_000  # tests/games/conftest.py: every player's welcome grant
-# (preset, overrides, kind): six rooms of each game, one of them a practice room with bots.
+# (preset, overrides, kind): six rooms of each game, one of them a practice room with bots. A quarter of the rooms play
+# house rules (house-rules.md): each preset with house rules, Zhejiang letting it ride and with its bank bid for, and
+# a practice room whose bot banker opens hands one by one.
 ROOMS = [
     ("ten-half", {}, "humans"), ("ten-half", {"base_stake": 20}, "humans"), ("ten-half", {}, "humans"),
-    ("ten-half", {"max_side_bettors": 2}, "humans"), ("ten-half", {}, "humans"),
+    ("ten-half", {"max_side_bettors": 2}, "humans"), ("ten-half-auction", {}, "humans"),
     ("ten-half", {"max_main_seats": 2}, "ai"),
     ("seven-half", {}, "humans"), ("seven-half", {"house_rules": True}, "humans"),
     ("seven-half", {"jackpot_enabled": True}, "humans"), ("seven-half", {"house_rules": True}, "humans"),
-    ("seven-half", {}, "humans"), ("seven-half", {"max_main_seats": 2}, "ai"),
+    ("seven-half-matta", {}, "humans"), ("seven-half", {"max_main_seats": 2}, "ai"),
     ("zhejiang-ten-half", {}, "humans"), ("zhejiang-ten-half", {"mode": "extended"}, "humans"),
-    ("zhejiang-ten-half", {}, "humans"), ("zhejiang-ten-half", {}, "humans"),
-    ("zhejiang-ten-half", {}, "humans"), ("zhejiang-ten-half", {"max_main_seats": 2}, "ai"),
+    ("zhejiang-ten-half", {}, "humans"), ("zhejiang-ten-half", {"push_cap": 10}, "humans"),
+    ("zhejiang-ten-half", {"bank_auction": True, "bank_turn_hands": 3}, "humans"),
+    ("zhejiang-ten-half", {"max_main_seats": 2}, "ai"),
     ("ban-luck", {}, "humans"), ("ban-luck", {}, "humans"), ("ban-luck", {}, "humans"),
-    ("ban-luck", {}, "humans"), ("ban-luck", {}, "humans"), ("ban-luck", {"max_main_seats": 2}, "ai"),
+    ("ban-luck-opens", {}, "humans"), ("ban-luck-opens", {"banker_open_from": 17, "max_main_seats": 2}, "ai"),
+    ("ban-luck", {"max_main_seats": 2}, "ai"),
 ]
-WATCHED = {0, 7, 12, 18}  # indexes in ROOMS: one table of each game, also played to real sockets
+# Indexes in ROOMS also played to real sockets: one table of each game, and the bank auction's and the banker's opens.
+WATCHED = {0, 4, 7, 12, 18, 21}
+HOUSE_KNOBS = {"bank_auction", "push_cap", "matta", "banker_opens", "free_hand"}
+HOUSE = {i for i, (preset, overrides, _kind) in enumerate(ROOMS) if preset in HOUSE_PRESETS or HOUSE_KNOBS & set(overrides)}
 # Whole bets and stands come more often than chance would have them: a hand of chip, chip, reset... is
 # a fine thing to do now and then, but 10,000 hands have to fit in CI's time.
 WEIGHTS = {"bet": 4, "stand": 2, "side_bet": 2, "chip": 0.5, "reset": 0.5}
@@ -144,6 +152,29 @@ def secrets_of(state: dict, aside: dict, users: dict) -> Secrets:
             down[owner] = cards
     return Secrets(down=down, aside={s: set(c) for s, c in aside.items()}, stock=frozenset(h["stock"]),
                    users=dict(users))
+
+
+# --- the house rules' moves ---------------------------------------------------------------------------------
+
+
+HOUSE_ARGS = {"open", "bid"}
+
+
+def house_moves(v: dict, rng: random.Random) -> list[tuple[str, dict]]:
+    """The house rules' moves with the arguments random_moves does not give (house-rules.md): the banker opens one of
+    the challengers it may open, a bidder bids from no bid to the highest allowed, a rider stakes up to the ride."""
+    legal, house, out = v["legal_actions"], v.get("house") or {}, []
+    openable = (house.get("banker_opens") or {}).get("openable") or []
+    if "open" in legal and openable:
+        out.append(("open", {"seat": rng.choice(openable)}))
+    if "bid" in legal:
+        out.append(("bid", {"mult": rng.randint(0, (house.get("auction") or {}).get("max", 1))}))
+    cap = (house.get("ride") or {}).get(v["you"])
+    if "bet" in legal and cap:
+        low, _high, step = stake_range(v)
+        if cap >= low:
+            out.append(("bet", {"amount": low + step * rng.randint(0, (cap - low) // step)}))
+    return out
 
 
 # --- the tables ---------------------------------------------------------------------------------------------
@@ -265,7 +296,8 @@ class Soak:
         for seat in sorted(focus & set(humans)):
             user = humans[seat]
             v = view(parsed, seat)
-            for action, args in random_moves(v, rng):
+            plain = [m for m in random_moves(v, rng) if m[0] not in HOUSE_ARGS]  # those take arguments: house_moves
+            for action, args in [*plain, *house_moves(v, rng)]:
                 moves.append((user, action, args))
                 weights.append(WEIGHTS.get(action, 1))
             legal = v["legal_actions"]

@@ -43,7 +43,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 db = database_sync_to_async
 
-SERVICE_EXAMPLES = 1700  # per table scenario (5 scenarios)
+SERVICE_EXAMPLES = 1100  # per table scenario (8 scenarios)
 SOCKET_EXAMPLES = 250  # connections, each sending a batch of 5 to 30 frames
 TARGET = 10_000
 COUNTS: Counter = Counter()  # messages tried, by test
@@ -107,6 +107,10 @@ SCENARIOS = {
     "seven-half house rules playing": ("seven-half", {"house_rules": True, "jackpot_enabled": True}, "playing", False),
     "zhejiang playing": ("zhejiang-ten-half", {}, "playing", False),
     "ban-luck betting": ("ban-luck", {}, "betting", False),
+    # The presets with house rules (house-rules.md): the bank bid for, the matta, the banker's opens and free hands.
+    "ten-half-auction auction": ("ten-half-auction", {}, "auction", False),
+    "seven-half-matta playing": ("seven-half-matta", {}, "playing", False),
+    "ban-luck-opens playing": ("ban-luck-opens", {}, "playing", False),
 }
 
 

@@ -13,6 +13,9 @@ with random joins, leaves, kicks, top-ups, refreshes, bank passes and timeouts.
   card of the stock is ever in one.
 - Beans: wallet_audit is clean after every 100 hands and at the end; every hold equals what its seat
   owns; once every room is closed, the players hold exactly the beans they were given.
+- House rules (house-rules.md): a quarter of the tables play with some on (soak.HOUSE: the bank auction, the matta,
+  the banker's opens and the free hand, letting it ride), two of them watched over sockets; the random players bid,
+  open, escape and ride, the practice room's bots too, and the hands each of those tables played are printed.
 
 The choices come from random.Random(SOAK_SEED); the deal is the server's. SOAK_HANDS shortens a run
 while working on it. The figures (hands, seconds, hands/s, commands) are printed (-s).
@@ -28,12 +31,15 @@ import pytest
 from django.db import connections
 
 from games import broadcast, tasks
+from games.models import Hand
 from tests.games.conftest import assert_ledger_clean, make_player
 from tests.games.soak import (
     AUDIT_EVERY,
     BEANS,
     HANDS,
+    HOUSE,
     PLAYERS,
+    ROOMS,
     SEED,
     WATCHED,
     WORKERS,
@@ -125,6 +131,8 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
                         await tab.next()  # the last update, "closed", then the close itself (4410)
             await watch_frames(live, privacy)
         await db(assert_ledger_clean)()
+        house_hands = await db(lambda: {f"{ROOMS[i][0]} {ROOMS[i][1]}": Hand.objects.filter(
+            room_id=lives[i].room.pk, ended_at__isnull=False).count() for i in sorted(HOUSE)})()
         # Every room is closed: every hold went home, and beans only ever moved between the players.
         assert await db(lambda: Account.objects.filter(kind="hold").exclude(balance=0).count())() == 0
         assert await db(beans_of_players)(players) == PLAYERS * BEANS
@@ -156,6 +164,7 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
           f"{sum(refused.values())} refused; {versions} versions committed, {frames} frames scanned ({guarded} "
           f"with something hidden from their viewer), {socket_frames} of them socket frames; "
           f"{privacy.socket_hands} hands at the watched tables; {snapshots} refresh snapshots")
+    print(f"soak house-rule tables: {sum(house_hands.values())} hands ({house_hands})")
     print(f"soak events: {dict(events.most_common())}")
     print(f"soak commands: {dict(commands.most_common())}")
     print(f"soak refusals: {dict(refused.most_common())}")
@@ -165,3 +174,4 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
     assert events["timeout"] and events["late_timeout"] and events["join"] and events["leave"]
     assert events["refresh"] and events["reconnect"] and events["snapshot_request"]
     assert commands["retire"] + commands["pass_bank"] + commands["take_bank"] > 0  # the bank moved on
+    assert sum(house_hands.values()) > 0 and commands["bid"] > 0  # the house rules were played
