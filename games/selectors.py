@@ -169,6 +169,8 @@ def hand_export(hand: Hand) -> dict:
         **{name: summary.get(name) for name in CHAIN_FIELDS}, "chain": summary.get("chain"),
         "hands": summary.get("hands", {}), "names": {p.seat_id: p.user.public_name for p in hand.players.all()},
         "order_policy": hand.rules.get("order_policy"),  # "dice": the record must hold the dice (docs/fairness.md)
+        # house-rules.md "The bank auction": the bids and the tie the deal key's stream broke (docs/fairness.md).
+        **({"auction": summary["auction"]} if summary.get("auction") else {}),
     }
 
 

@@ -195,6 +195,40 @@ def hands_problem(record: dict) -> str | None:
     return None
 
 
+def matta_note(record: dict) -> str:
+    """The values the matta (Seven and a Half's wild king of coins, a house rule) took, as the record shows them beside
+    each hand's total: the game's reading of the cards, shown and not checked (docs/fairness.md, "The record file")."""
+    hands = record.get("hands")
+    notes = [f"{seat}'s hand {i + 1}: {ph['matta']:g}" for seat in record.get("order") or []
+             for i, ph in enumerate(hands.get(seat) or [] if isinstance(hands, dict) else [])
+             if isinstance(ph, dict) and isinstance(ph.get("matta"), (int, float))]
+    return f" (the matta took {', '.join(notes)})" if notes else ""
+
+
+def auction_problem(record: dict, key: bytes) -> str | None:
+    """The bank auction (docs/fairness.md, "Byte level", 8): the winner banks; with a bid, every tied bidder made the
+    highest bid (those of seats that left, `void`, do not count), they are listed in seat order (the order of `seeds`), and of two or more the winner is the one the
+    stream "auction" picks: tied[uniform(len(tied))] (the first card of a shuffle of `tied` by that stream)."""
+    a = record["auction"]
+    bids, tied, winner = a.get("bids") or {}, a.get("tied") or [], a.get("winner")
+    bids = {k: v for k, v in bids.items() if k not in (a.get("void") or [])}  # the bids of seats that left
+    if winner != record.get("banker"):
+        return f"the auction's winner {winner} is not the banker {record.get('banker')}"
+    top = max(bids.values(), default=0) if all(is_int(v) for v in bids.values()) else None
+    if top is None or a.get("bid", 0) != top:
+        return "the auction's bids do not give its winning bid"
+    if not top:
+        return None if not tied else "nobody bid, yet the auction lists tied bidders"
+    seats = [x.get("seat") for x in record.get("seeds") or []]
+    if not tied or any(bids.get(x) != top or x not in seats for x in tied) or winner not in tied:
+        return f"the tied bidders {tied} are not bidders of the highest bid x{top} with the winner among them"
+    if tied != sorted(tied, key=seats.index):
+        return f"the tied bidders {tied} are not in seat order"
+    if len(tied) > 1 and shuffle(tied, key, "auction")[0] != winner:
+        return f"the deal key's stream \"auction\" picks {shuffle(tied, key, 'auction')[0]}, not {winner}"
+    return None
+
+
 def check_record(record: dict, previous: dict | None = None, *, predates: bool = False) -> list[tuple]:
     """(check, holds, what) for each check of one record, `previous` the record of the hand before it when given,
     `predates` when the room's chain lists this hand as one from before the chain."""
@@ -259,8 +293,13 @@ def check_record(record: dict, previous: dict | None = None, *, predates: bool =
                         f", not {rolled}" if made != list(rolled) else ", but the order does not follow them")))
     elif not rolled and policy == "dice" and not predates:
         out.append(("dice-missing", False, "the game rolls dice for the order, but the record has none"))
+    if isinstance(record.get("auction"), dict) and key is not None:
+        why = auction_problem(record, key)
+        out.append(("auction", not why, why or "the bank went to the highest bid, a tie to the bidder the deal key's "
+                                              "stream \"auction\" picks"))
     why = hands_problem(record)
-    out.append(("hands", not why, why or "the hands shown hold exactly the cards dealt to them, and the stakes settled"))
+    out.append(("hands", not why, why or "the hands shown hold exactly the cards dealt to them, and the stakes settled"
+                + matta_note(record)))
     names = record.get("names")
     seats = set(record.get("deltas") or {})
     ok = isinstance(names, dict) and set(names) <= seats and all(isinstance(v, str) for v in names.values())

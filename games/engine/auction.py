@@ -215,7 +215,7 @@ def _close(t) -> None:
     while s.bank_mult > 1 and not any(m._default_amount(t, x, base) is not None for x in challengers):
         s.bank_mult -= 1
     mult = s.bank_mult
-    a.update(winner=winner, bid=top, mult=mult, tied=tied, by=by)
+    a.update(winner=winner, bid=top, mult=mult, tied=tied, by=by, void=sorted(set(a["bids"]) - set(counted)))
     t.emit("auction_won", seat=winner, mult=mult, bid=top, by=by, tied=tied, bids=dict(a["bids"]),
            bank=banker["stack"])
     m._open_bank(t, winner, banker["stack"])  # the whole stack is the bank (docs/rules.md)
@@ -279,7 +279,7 @@ def record(h: dict) -> dict:
     a = h["auction"]
     return {"bidders": list(a["bidders"]), "bids": dict(a["bids"]), "tied": list(a.get("tied", [])),
             "winner": a.get("winner"), "bid": a.get("bid", 0), "mult": a.get("mult", 1), "by": a.get("by"),
-            "sees_first_card": a["sees_first_card"]}
+            "void": list(a.get("void", [])), "sees_first_card": a["sees_first_card"]}
 
 
 def view(s, vid: str | None) -> dict | None:

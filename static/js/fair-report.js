@@ -38,6 +38,10 @@ function text(check) {
         : pgettext("fair-deal check", "The dice from the deal key would be %(a)s and %(b)s, not those rolled."), { a: check.dice[0], b: check.dice[1] });
     case "dice-missing":
       return pgettext("fair-deal check", "This game rolls dice for the order of play, but the record has none.");
+    case "auction": // house-rules.md "The bank auction"
+      if (!ok) return pgettext("fair-deal check", "The bank did not go to the highest bid, or a tie not to the bidder the deal key picks.");
+      return check.tied > 1 ? fmt(pgettext("fair-deal check", "The bank went to the highest bid; of the %(n)s tied bidders, the deal key picks %(seat)s."), { n: check.tied, seat: check.picked })
+        : pgettext("fair-deal check", "The bank went to the highest bid, or in the usual order when nobody bid.");
     case "hands":
       if (ok) return pgettext("fair-deal check", "The hands shown hold exactly the cards dealt to them, with the stakes their results settle.");
       if (check.why === "card") return fmt(pgettext("fair-deal check", "Seat %(seat)s's hand shows %(card)s, which was not dealt to it in that order."), check);

@@ -127,6 +127,26 @@ function handsCheck(record) {
   return { id: "hands", ok: true };
 }
 
+/**
+ * The bank auction (tools/halfpoint_verify.py `auction_problem`): the winner banks; with a bid, the tied bidders made
+ * the highest bid (a seat that left, `void`, does not count), in seat order (the order of `seeds`), and of two or
+ * more the winner is the one the deal key's stream "auction" picks: the first of `tied` shuffled by that stream.
+ */
+async function auctionCheck(record, key) {
+  const a = record.auction;
+  const voided = new Set(a.void || []);
+  const bids = Object.entries(a.bids || {}).filter(([k]) => !voided.has(k));
+  const tied = a.tied || [];
+  const top = bids.length ? Math.max(...bids.map(([, v]) => v)) : 0;
+  const bidOf = Object.fromEntries(bids);
+  const seats = (record.seeds || []).map((x) => x.seat);
+  const picked = tied.length > 1 ? (await shuffle(tied, key, "auction"))[0] : tied[0];
+  const ordered = tied.every((x, i) => seats.includes(x) && (i === 0 || seats.indexOf(tied[i - 1]) < seats.indexOf(x)));
+  const ok = a.winner === record.banker && (a.bid || 0) === top && (top === 0 ? tied.length === 0
+    : ordered && tied.length > 0 && tied.every((x) => bidOf[x] === top) && picked === a.winner);
+  return { id: "auction", ok, winner: String(a.winner), mult: a.mult || 1, tied: tied.length, picked: String(picked) };
+}
+
 /** The deck orders of a hand: stream "0" over its deck or shoe, then each reshuffle, each against the cards dealt. */
 async function segments(record, key) {
   const first = typeof record.source === "string" ? DECKS[record.source] : Array.isArray(record.source) ? record.source : null;
@@ -147,7 +167,7 @@ async function segments(record, key) {
 
 /**
  * Every check one record file allows, in order: {checks: [{id, ok, ...}], ok, key, segments}. Ids (docs/fairness.md,
- * "Checking"): "format", "malformed", "commitment", "seeds", "source", "deck", "dice", "dice-missing", "hands",
+ * "Checking"): "format", "malformed", "commitment", "seeds", "source", "deck", "dice", "dice-missing", "auction", "hands",
  * "names", "chain" or "chain-missing", and "link" with `previous`, the record before it. `predates`: the room's chain
  * lists this hand as one from before the chain (no hash, perhaps no dice).
  */
@@ -183,6 +203,7 @@ export async function verifyRecord(record, previous = null, { predates = false }
   } else if (!record.dice && policy === "dice" && !predates) {
     checks.push({ id: "dice-missing", ok: false });
   }
+  if (isObject(record.auction) && key) checks.push(await auctionCheck(record, key));
   checks.push(handsCheck(record));
   const seats = new Set(Object.keys(record.deltas || {}));
   const names = record.names;

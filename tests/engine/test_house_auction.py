@@ -52,7 +52,6 @@ def test_the_highest_bid_wins_and_multiplies_every_settlement_of_its_bank():
     for r in g.results():
         assert r["bank_mult"] == 3 and r["due"] == r["stake"] * r["multiplier"] * 3
     assert g.state.last_hand["auction"]["winner"] == "B"
-    g.do("B", "retire") if "retire" in legal_actions(g.state, "B") else None
 
 
 def test_a_tie_goes_to_the_bidder_the_hands_stream_picks():
@@ -203,3 +202,25 @@ def test_the_hand_record_carries_the_auction():
     g.play_out()
     rec = g.state.last_hand["auction"]
     assert rec["tied"] == ["B", "C"] and rec["winner"] == g.state.last_hand["banker"] and rec["mult"] == 3
+
+
+def test_the_offline_verifier_rederives_the_tie_break(monkeypatch):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+    import halfpoint_verify as tool
+
+    g = Game("ten-half-auction", seats=dict(FOUR), banker=None)
+    g.do("system", "commit_seed", seed_hex="22" * 32)
+    g.do("system", "start_hand", seed_wait={"seconds": 5, "seats": ["A"]})
+    g.do("A", "seed", seed="33" * 32)  # a player's seed: the deal key is not the server seed alone
+    bid_all(g, {"A": 2, "B": 2, "C": 2, "D": 1})
+    g.play_out()
+    record = {"format": "halfpoint-hand-1", "room": "x", "game": "ten-half", "deck": "french-52",
+              **g.state.last_hand, "names": {}}
+    checks = {c[0]: c[1] for c in tool.check_record(record)}
+    assert checks["auction"] and checks["deck"] and checks["chain"], tool.check_record(record)
+    other = next(x for x in ("A", "B", "C") if x != record["banker"])
+    forged = {**record, "auction": {**record["auction"], "winner": other}, "banker": other}
+    assert not {c[0]: c[1] for c in tool.check_record(forged)}["auction"]
