@@ -160,3 +160,13 @@ def test_a_room_of_a_house_preset_keeps_its_knobs_on_from_the_create_form(alice_
     page = alice_client.post(reverse("games:create"), data)
     room = Room.objects.get(host=cast["alice"])
     assert page.status_code == 302 and room.preset == "seven-half-matta" and room.rules["matta"] == "king-of-coins"
+
+
+def test_the_api_lists_the_seven_presets_each_with_its_game(alice_client):
+    games = alice_client.get("/api/games/").json()
+    presets = {p["id"]: p for p in games["presets"]}
+    assert set(presets) == set(PRESETS) and len(presets) == 7
+    for slug, p in presets.items():
+        assert p["rules"] == PRESETS[slug].to_json() and p["rules"]["game"] == HOUSE_PRESETS.get(slug, slug)
+    matta = next(k for k in games["knobs"] if k["name"] == "matta")
+    assert matta["defaults"]["seven-half-matta"] == "king-of-coins" and matta["defaults"]["seven-half"] == "off"
