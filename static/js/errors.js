@@ -4,11 +4,17 @@
 import { number } from "./format.js";
 
 const TEXTS = () => ({
+  above_ride_cap: gettext("Letting it ride, your stake may be at most your last stake and its win (within the cap)."),
+  already_bid: gettext("You have bid for the bank already."),
   already_committed: gettext("The next hand's seed is committed already."),
   already_away: gettext("That player already sits out."),
   already_leaving: gettext("You are already leaving after this hand."),
   already_seated: gettext("You are already seated at this table."),
   bad_action_id: gettext("An action id is a text of at most 64 characters."),
+  bank_auction: gettext("The bank is bid for at the start of the next hand."),
+  bid_too_high: gettext("That bid is above the highest this room allows."),
+  not_bidding: gettext("You are not bidding for this bank."),
+  stake_above_cover: gettext("Against a multiplied bank, your stake may be at most your stack divided by its multiplier."),
   bad_amount: gettext("That amount is not allowed here."),
   bad_args: gettext("That command's details are not valid."),
   bad_bot: gettext("Bots are basic or expert."),

@@ -319,6 +319,7 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
     const n = { ...e, name: name(e.seat), backs: name(e.backs), n: e.hand_no === undefined ? e.from_hand : e.hand_no };
     for (const k of AMOUNTS) if (typeof e[k] === "number") n[k] = number(e[k]);
     const one = (text, extra = {}, params = n) => [line(e, fmt(text, params), { minor: MINOR.has(e.type), fair: FAIR.has(e.type), ...extra })];
+    if (e.type === "auction_won") banker = e.seat; // the bank auction's winner banks this hand (house-auction.js)
     // A house rule's own events are told by its module (static/js/house.js), which the page loads with the room's rules.
     for (const m of house) {
       const lines = m.tell ? m.tell(e, { name, you, banker: () => banker, n, line: (text, extra = {}) => line(e, text, extra), fmt, number, gettext, ngettext, pgettext }) : null;
@@ -332,6 +333,7 @@ export function createTeller({ name, you = () => null, game = () => null, handOf
         shown = {};
         counts = {};
         whys = {};
+        if (!e.banker) return one(gettext("Hand %(n)s starts with the bank auction: the bank goes to the highest bid.")); // house-rules.md
         return one(gettext("Hand %(n)s starts: %(banker)s banks %(bank)s, base stake %(base)s."), {},
           { ...n, banker: name(e.banker), base: number(e.base_stake) });
       case "seat_joined":

@@ -5,6 +5,8 @@
 //   actionRows(api) -> Node | null                 rows of the action bar (the escape, the bid row)
 //   betNote(api) -> Node | null                    a line in the bet box (the ride offer)
 //   stakeHigh(high, api) -> number                 the bet box's largest stake (let it ride)
+//   stakeTooHigh(amount, high, api) -> text|null  why the bet box refuses a stake above `high` (let it ride)
+//   statusLine(api) -> [text, mine] | null         the centre's line in a phase of the rule's own (the bank auction)
 //   tell(e, ctx) -> [line] | null                  the feed's lines for an event the shared feed does not know
 //                                                  (ctx: {name, you, line, fmt, number, gettext, ngettext, pgettext})
 // `api` (table.js): {view, send, legal, name, button, h, fmt, number, me}.

@@ -8,6 +8,7 @@ import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
 import { CLASS_NAMES, createTeller, showTotal } from "./feed.js";
 import { number } from "./format.js";
+import { each } from "./house.js";
 import { fmt, gettext, pgettext } from "./i18n.js";
 
 const PLAY_MS = 1200; // one step of the autoplay
@@ -37,8 +38,11 @@ function apply(t, e) {
   switch (e.type) {
     case "hand_started":
       Object.assign(t, emptyTable(), { hand_no: e.hand_no, banker: e.banker, bank: e.bank });
-      seatOf(t, e.banker);
+      if (e.banker) seatOf(t, e.banker); // none yet when the hand starts with the bank auction (house-rules.md)
       for (const id of e.challengers || []) seatOf(t, id);
+      break;
+    case "auction_won": // the bank auction's winner banks (house-rules.md)
+      Object.assign(t, { banker: e.seat, bank: e.bank });
       break;
     case "bet_changed":
       seatOf(t, e.seat).bet = { amount: e.amount, confirmed: false };
@@ -119,7 +123,7 @@ function apply(t, e) {
  * next step). Each step: {event (its index in `events`), seat (the seat it is about, or null), text (its words),
  * table (the table after it)}. `record`: the hand's record (names, game, final hands).
  */
-export function replaySteps(events, record) {
+export function replaySteps(events, record, house = []) {
   const first = events.findIndex((e) => e.type === "hand_started");
   if (first < 0) return [];
   const end = events.findIndex((e, k) => k > first && e.type === "hand_over");
@@ -129,7 +133,7 @@ export function replaySteps(events, record) {
     const ph = ((record.hands || {})[seat] || [])[index];
     return ph ? { cards: ph.cards.length, total: ph.total, class: ph.class, bust: ph.bust } : null;
   };
-  const teller = createTeller({ name: (id) => names[id] || id, game: () => record.game, handOf: finalHand });
+  const teller = createTeller({ name: (id) => names[id] || id, game: () => record.game, handOf: finalHand, house });
   const table = emptyTable();
   const steps = [];
   for (let k = first; k <= last; k++) {
@@ -163,12 +167,13 @@ function cells(ids, banker) {
   return out;
 }
 
-function handInfo(ph, totals) {
+function handInfo(ph, totals, house) {
   const value = ph.cards.every(Boolean) ? totals[ph.cards.join(" ")] : null;
   const info = [];
   if (value) {
     info.push(value.bust ? fmt(gettext("%(total)s bust"), { total: showTotal(value.total) }) : showTotal(value.total));
     if (value.class && value.class !== "ordinary" && value.class !== "bust") info.push(CLASS_NAMES()[value.class] || value.class);
+    for (const more of each(house, "recordInfo", value)) info.push(...more); // the house rules' words (the matta's value)
   }
   if (ph.doubled) info.push(gettext("doubled"));
   if (ph.stood && !(value && value.bust)) info.push(gettext("stands"));
@@ -193,7 +198,7 @@ function seatNode(seat, step, ctx, cell) {
   }
   const hands = h("div", { class: "hands" });
   seat.hands.forEach((ph, i) => {
-    const info = handInfo(ph, ctx.totals);
+    const info = handInfo(ph, ctx.totals, ctx.house);
     hands.append(h("div", { class: "hand" + (turn && t.turn.hand === i ? " active" : ""), "data-hand": i },
       h("div", { class: "cards" }, ph.cards.map((card) => cardEl(card ? { card, up: true } : { hidden: true }))),
       info ? h("div", { class: "hand-info", text: info }) : null));
@@ -253,13 +258,14 @@ export function stepFromUrl(url) {
 
 /**
  * Draw the replay in `root` (templates/games/hand.html's #replay) and wire its controls. `events`: the hand's
- * events; `record`: its record; `totals`: the engine's count of each hand by its cards.
+ * events; `record`: its record; `totals`: the engine's count of each hand by its cards; `house`: the modules of the
+ * house rules the hand's rules turn on (static/js/house.js), which tell their events and add words beside a hand.
  */
-export function mountReplay(root, { events, record, totals = {} }) {
-  const steps = replaySteps(events, record);
+export function mountReplay(root, { events, record, totals = {}, house = [] }) {
+  const steps = replaySteps(events, record, house);
   if (!steps.length) return null;
   const names = record.names || {};
-  const ctx = { name: (id) => names[id] || id, totals };
+  const ctx = { name: (id) => names[id] || id, totals, house };
   const $ = (id) => root.querySelector("#" + id);
   const seatsBox = $("replay-seats");
   const layout = record.order && record.order.length ? record.order : steps[steps.length - 1].table.order;

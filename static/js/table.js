@@ -39,7 +39,7 @@ const name = (id) => S.names[id] || gettext("a player who left");
 const rules = () => S.view.rules;
 const house = (knob) => { const r = rules(); return r[knob] === null ? r.house_rules : r[knob]; };
 const isHost = () => { const me = mySeat(); return me ? me.host : (S.room && S.room.host.id === cfg.user); };
-const inHand = () => ["betting", "playing"].includes(V().phase);
+const inHand = () => ["auction", "betting", "playing"].includes(V().phase);
 const secondsLeft = () => V() && V().deadline ? Math.max(0, Math.ceil(V().deadline - (Date.now() / 1000 + S.skew))) : null;
 
 function total(ph) {
@@ -346,6 +346,7 @@ function ledgerSeen() {
 const PHASES = () => ({
   first: gettext("Before the first hand"), waiting: gettext("Waiting"), betting: gettext("Betting"),
   playing: gettext("Playing"), between_hands: gettext("Between hands"), bank_decision: gettext("Bank decision"),
+  auction: gettext("Bank auction"), // house-rules.md "The bank auction" (house-auction.js)
   stalled: gettext("Waiting"), closed: gettext("Closed"),
 });
 
@@ -373,6 +374,7 @@ function statusLine() {
   if (mine && mine.away && !mine.banker && !(v.pending && v.pending.seat === you)) {
     return [gettext("You sit out: Sit back in to play from the next hand."), true];
   }
+  for (const said of each(S.house, "statusLine", houseApi())) return said; // a house rule's own phase (the auction)
   if (v.phase === "betting") {
     const bet = v.hand && v.hand.bets && v.hand.bets[you];
     if (waitingFor.includes(you)) {
@@ -745,6 +747,7 @@ function boxRefusal(text) {
   if (amount < low) return fmt(gettext("The stake is at least %(n)s."), { n: number(low) });
   if (r.bet_multiple && amount % r.base_stake) return fmt(gettext("Stakes are multiples of the base stake (%(base)s)."), { base: number(r.base_stake) });
   if (amount > high) {
+    for (const why of each(S.house, "stakeTooHigh", amount, high, houseApi())) return why;
     if (r.max_bet !== null && r.max_bet !== undefined && high === r.max_bet) return fmt(gettext("The stake is at most %(n)s."), { n: number(high) });
     if (r.stake_third_of_stack) return fmt(gettext("The stake is at most %(n)s, a third of your stack."), { n: number(high) });
     return fmt(gettext("The stake is at most your stack, %(n)s."), { n: number(high) });
