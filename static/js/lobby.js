@@ -19,6 +19,20 @@ if (form) {
     }
     document.getElementById("bot-level-field").hidden = !ai;
   };
+  // A house rule's settings show only while the rule is on (games/rules_form.py DEPENDS_ON: off, they change nothing).
+  const DEPENDS_ON = { banker_open_from: "banker_opens", matta_natural: "matta", auction_max: "bank_auction",
+    auction_sees_first_card: "bank_auction" };
+  const showDepends = () => {
+    for (const fs of form.querySelectorAll("fieldset.knobs")) {
+      for (const [name, master] of Object.entries(DEPENDS_ON)) {
+        const field = document.getElementById(`field-${fs.dataset.preset}-${name}`);
+        const on = fs.querySelector(`[name="${fs.dataset.preset}-${master}"]`);
+        if (field && on) field.hidden = on.type === "checkbox" ? !on.checked : on.value === "off";
+      }
+    }
+  };
+  form.addEventListener("change", showDepends);
+  showDepends();
   preset.addEventListener("change", showPreset);
   for (const input of form.querySelectorAll("[name=kind]")) input.addEventListener("change", showKind);
   showPreset();

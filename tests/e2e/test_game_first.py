@@ -15,9 +15,11 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 SHOTS = ARTIFACTS / "game-first"
 PHONE = {"width": 360, "height": 740}
-# The browser's language, the site's, the game it leads with and its name there (docs/glossary.md).
-VISITORS = [("it-IT", "it", "seven-half", "Sette e mezzo"), ("es-ES", "es", "seven-half", "Siete y media"),
-            ("zh-CN", "zh-hans", "ten-half", "十点半")]
+# The browser's language, the site's, the game it leads with and its name there (docs/glossary.md), and the preset
+# with the house rules that language's groups play, right after it (docs/rules.md, "Presets with house rules").
+VISITORS = [("it-IT", "it", "seven-half", "Sette e mezzo", "seven-half-matta"),
+            ("es-ES", "es", "seven-half", "Siete y media", "seven-half-matta"),
+            ("zh-CN", "zh-hans", "ten-half", "十点半", "ten-half-auction")]
 
 
 def shot(page, name: str) -> None:
@@ -30,8 +32,9 @@ def no_sideways_scroll(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
-@pytest.mark.parametrize("locale, code, lead, name", VISITORS, ids=[v[1] for v in VISITORS])
-def test_a_visitor_meets_their_languages_game_first_on_home_and_lobby(browser, server, locale, code, lead, name):
+@pytest.mark.parametrize("locale, code, lead, name, house", VISITORS, ids=[v[1] for v in VISITORS])
+def test_a_visitor_meets_their_languages_game_first_on_home_and_lobby(browser, server, locale, code, lead, name,
+                                                                       house):
     context = browser.new_context(viewport=PHONE, locale=locale)
     visitor = Player(context, server, f"v-{code}", [])
 
@@ -43,6 +46,10 @@ def test_a_visitor_meets_their_languages_game_first_on_home_and_lobby(browser, s
     first = page.locator("#home-games article").first
     assert first.get_attribute("data-game") == lead and first.locator("h2").inner_text() == name
     assert headline.is_visible() and headline.bounding_box()["y"] < PHONE["height"]  # on the first screen
+    # Their house rules' preset is a variant under their game, named after it, its link to its rules.
+    variant = first.locator(".house-preset")
+    assert variant.get_attribute("data-game") == house and variant.inner_text().startswith(name)
+    assert variant.locator("a").get_attribute("href").endswith(f"/{house}/")
     no_sideways_scroll(page)
     shot(page, f"home-{code}-360")
     page.set_viewport_size({"width": 1280, "height": 800})
@@ -57,9 +64,15 @@ def test_a_visitor_meets_their_languages_game_first_on_home_and_lobby(browser, s
     buttons = page.locator("#practice-buttons button")
     assert buttons.first.get_attribute("data-practice") == lead and buttons.first.inner_text() == name
     assert buttons.first.is_visible()
+    # The house preset beside it, in the same row: four rows of practice, not seven buttons.
+    second = buttons.nth(1)
+    assert second.get_attribute("data-practice") == house and second.is_visible()
+    assert abs(second.bounding_box()["y"] - buttons.first.bounding_box()["y"]) < 4
+    assert page.locator("#practice-buttons .practice-game").count() == 4
     preset = page.locator("#create-form select[name=preset]")
     assert preset.input_value() == lead
     assert preset.locator("option").first.inner_text() == name
+    assert [o.get_attribute("value") for o in preset.locator("option").all()][:2] == [lead, house]
     shown = page.locator("#create-form fieldset.knobs:not([hidden])")
     assert shown.count() == 1 and shown.get_attribute("data-preset") == lead and name in shown.locator("legend").inner_text()
     no_sideways_scroll(page)
@@ -79,5 +92,42 @@ def test_a_visitor_meets_their_languages_game_first_on_home_and_lobby(browser, s
     page.wait_for_url(re.compile(r"/r/\d{4}/$"))
     code_shown = page.url.rstrip("/").rsplit("/", 1)[1]
     assert Room.objects.get(code=code_shown).preset == lead
+    # And the button beside it deals their house rules.
+    page = visitor.goto("/lobby/")
+    page.locator(f'#practice-buttons button[data-practice="{house}"]').click()
+    page.wait_for_url(re.compile(r"/r/\d{4}/$"))
+    code_shown = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert Room.objects.get(code=code_shown).preset == house
+    assert not [e for e in visitor.console_errors if "favicon" not in e], visitor.console_errors
+    context.close()
+
+
+@pytest.mark.parametrize("locale, code, preset", [("it-IT", "it", "seven-half-matta"), ("zh-CN", "zh-hans", "ban-luck")])
+def test_the_house_rules_read_on_a_phone(browser, server, locale, code, preset):
+    """The rules page's "House rules" on a phone and a desktop, and the lobby's create form showing a house rule's
+    settings only once it is on."""
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    visitor = Player(context, server, f"r-{code}", [])
+    page = visitor.goto(f"/rules/{preset}/")
+    section = page.locator("#house-rules")
+    assert section.is_visible() and section.locator(".house-rule").count() >= 1
+    assert section.locator(".house-example").first.is_visible()
+    no_sideways_scroll(page)
+    shot(page, f"rules-{preset}-{code}-360")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    shot(page, f"rules-{preset}-{code}-1280")
+    page.set_viewport_size(PHONE)
+
+    user = get_user_model().objects.create_user(f"r-{code}", f"r-{code}@example.com", "a-long-password-1",
+                                                language=code)
+    log_in(context, server, user)
+    page = visitor.goto("/lobby/?preset=ban-luck")
+    opens_from = page.locator("#field-ban-luck-banker_open_from")
+    assert opens_from.is_hidden()  # the banker does not open hands in the game's own preset
+    page.locator("[name=ban-luck-banker_opens]").check()
+    assert opens_from.is_visible()
+    page.locator("#field-ban-luck-banker_opens").scroll_into_view_if_needed()
+    no_sideways_scroll(page)
+    shot(page, f"lobby-house-knobs-{code}-360")
     assert not [e for e in visitor.console_errors if "favicon" not in e], visitor.console_errors
     context.close()
