@@ -106,6 +106,8 @@ def practice_open(*, user, preset: str, seed: str | None = None, server_seed: st
     bank comes to them only as an offer (moves.PRACTICE_BANK_OFFER_AFTER), never by itself (docs/rules.md).
     So that the first decision comes at once, the bots bet the first hand now (they bet at once anyway: their
     stake is the base stake, bots.default_stake) and the user's stake is set to the base stake, one Confirm away.
+    With the bank auction on (house-rules.md) no bot opens the bank: the first hand starts with the auction, the bots
+    bid at once and the user's first decision is the bid.
 
     The fair deal (docs/fairness.md, "Who commits what, when"): `server_seed` is the seed whose SHA-256 the lobby
     showed before the browser drew `seed` (games/practice_seeds.py). The table commits to it before the user sits,

@@ -224,3 +224,21 @@ def test_the_offline_verifier_rederives_the_tie_break(monkeypatch):
     other = next(x for x in ("A", "B", "C") if x != record["banker"])
     forged = {**record, "auction": {**record["auction"], "winner": other}, "banker": other}
     assert not {c[0]: c[1] for c in tool.check_record(forged)}["auction"]
+
+
+def test_an_empty_bank_passed_goes_to_auction_and_a_refilled_one_keeps_its_multiplier():
+    g = auction(seats={"A": 1000, "B": 300, "C": 1000, "D": 1000}, deck=["5S", "9H", "10S", "3C", "8D", "5D", "JD"],
+                dice=[1, 1])
+    bid_all(g, {"A": 2, "B": 4, "C": 0, "D": 1})
+    g.do("A", "bet", amount=100)
+    g.do("C", "bet", amount=50)
+    g.do("D", "bet", amount=20)
+    for seat, action in (("C", "stand"), ("D", "hit"), ("A", "hit"), ("A", "hit")):
+        g.do(seat, action)
+    g.play_out()
+    assert g.state.pending == {"kind": "refill", "seat": "B", "queue": []} and g.state.bank == 0
+    assert g.result("A")["due"] == 800 and g.result("A")["paid"] == 180
+    g.do("B", "pass_bank")
+    assert g.state.banker is None and g.state.bank_mult == 1 and g.state.auction_from == 1
+    g.start(seed="13" * 32)
+    assert g.state.phase == "auction" and "B" not in g.state.hand["auction"]["bidders"]  # B's stack is empty
