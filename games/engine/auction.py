@@ -16,9 +16,11 @@ retirement, a banker who left, the end of a turn of the bank by turns, a Zhejian
    settlement between the bank and a challenger while that banker holds it (``Table.settle``); a challenger's stake
    is limited to its stack's share (``machine._stake_cover``);
 6. betting opens with the banker known, then the rest of the deal (``machine._deal`` keeps the first cards).
+
+The machine calls this module, so this module takes the machine's steps from ``Table.machine`` instead of importing
+them (no import cycle).
 """
 
-from . import machine as m
 from .errors import EngineError
 from .shuffle import WordStream
 
@@ -45,6 +47,7 @@ def _blank_hand() -> dict:
 
 def _players(t) -> tuple[list[dict], list[dict], list[dict]]:
     """(the main seats that play the hand, those away, those whose stack covers no stake)."""
+    m = t.machine
     s, r = t.s, t.rules
     mains = [x for x in s.main_seats() if not x["leaving"]]
     away = [x for x in mains if x.get("away")]
@@ -57,6 +60,7 @@ def _players(t) -> tuple[list[dict], list[dict], list[dict]]:
 
 def start(t, seed_hex: str, args: dict) -> None:
     """A hand with no banker starts with the auction (``machine.do_start_hand``)."""
+    m = t.machine
     s, r = t.s, t.rules
     playing, away, short = _players(t)
     if len(playing) < 2:
@@ -92,6 +96,7 @@ def start(t, seed_hex: str, args: dict) -> None:
 def _open_bids(t) -> None:
     """Every awaited seed is in (or the wait is over): the deal is sealed, the bidders' first cards dealt when they
     bid after seeing them, and the bids open until ``bank_seconds`` pass."""
+    m = t.machine
     s, h = t.s, t.s.hand
     a = h["auction"]
     h["awaiting"] = []
@@ -149,6 +154,7 @@ def _bid(t, seat_id: str, mult: int, **why) -> None:
 def timeout(t) -> None:
     """The deadline: of the seed wait (the missing seeds are the server's, then the bids open), or of the bids (every
     bidder who has not bid makes no bid)."""
+    m = t.machine
     h = t.s.hand
     a = h["auction"]
     if not a["open"]:
@@ -164,6 +170,7 @@ def timeout(t) -> None:
 
 def seed_arrived(t) -> None:
     """A seed came, or an awaited seat left, while the deal waits for seeds: the bids open once none is missing."""
+    m = t.machine
     h = t.s.hand
     if h["auction"]["open"]:
         return
@@ -192,6 +199,7 @@ def pick(key: bytes, tied: list[str]) -> str:
 
 def _close(t) -> None:
     """Every bidder has bid (or the deadline passed): the winner opens the bank, then betting opens."""
+    m = t.machine
     s, r, h = t.s, t.rules, t.s.hand
     a = h["auction"]
     counted = {k: v for k, v in a["bids"].items() if not s.seat(k)["leaving"]}  # a seat that left cannot bank
@@ -230,6 +238,7 @@ def _close(t) -> None:
 def _usual(t) -> str:
     """Nobody bid: the seat the usual order names (the first bank's, or the bank's direction from the last banker's
     seat), among the bidders who are still here; a seat marked `no_bank` (practice) only when no other is left."""
+    m = t.machine
     s, r, h = t.s, t.rules, t.s.hand
     a = h["auction"]
     pool = [x for x in a["bidders"] if not s.seat(x)["leaving"]] or list(a["bidders"])
@@ -250,6 +259,7 @@ def _usual(t) -> str:
 
 
 def _open_betting(t, challengers: list[dict], base: int) -> None:
+    m = t.machine
     s, r, h = t.s, t.rules, t.s.hand
     for x in challengers:
         if m._default_amount(t, x, base) is None:

@@ -8,6 +8,7 @@ every other command moves them between stacks, the bank and the jackpot (settlem
 so the sum of the three is conserved.
 """
 
+import sys
 from dataclasses import dataclass, field
 
 from . import auction
@@ -84,6 +85,12 @@ class Table:
     @property
     def hand(self) -> dict:
         return self.s.hand
+
+    @property
+    def machine(self):
+        """This module: the bank auction (auction.py) plays a hand with the machine's own steps, and imports from here
+        nothing, since this module calls it (the import contracts allow no cycle)."""
+        return sys.modules[__name__]
 
     def emit(self, type_: str, **data) -> None:
         data["type"] = type_
