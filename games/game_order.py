@@ -46,7 +46,7 @@ BLURBS = {
     "seven-half-matta": gettext_lazy("Seven and a Half with the king of coins wild: it is worth whatever makes your "
                                      "hand best."),
     "ban-luck-opens": gettext_lazy("Chinese Blackjack as Singapore plays it: the banker opens hands one by one, and "
-                                   "a two-card 15 may escape."),
+                                   "a two-card 15 may run."),
 }
 assert set(BLURBS) == set(PRESETS)
 

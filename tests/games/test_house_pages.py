@@ -23,7 +23,7 @@ OFFERED = {"ten-half": ["bank_auction", "push_cap"], "zhejiang-ten-half": ["bank
            "seven-half": ["matta"], "ban-luck": ["banker_opens", "free_hand"]}
 EXAMPLES = {
     "banker_opens": "the banker holds 16 and opens Ann, who has 18: Ann wins",
-    "free_hand": "She escapes and gets her 50 back.",
+    "free_hand": "She runs and gets her 50 back.",
     "matta": "the matta counts 2, for 7, as 2½ is no card's value",
     "bank_auction": "the bank pays him 60 (20 × 3)",
     "push_cap": "in the hand after she may stake up to 40",
