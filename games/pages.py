@@ -78,6 +78,8 @@ MAIN_KNOBS.update({slug: MAIN_KNOBS[game] for slug, game in HOUSE_PRESETS.items(
 CREATE_FORM_INITIAL = {
     "ten-half": {"bank_turn_hands": 5},
     "zhejiang-ten-half": {"bank_turn_hands": 5},
+    # The friend-room apps put the bank up for auction every hand (每局抢庄): a turn of one hand, then a new auction.
+    "ten-half-auction": {"bank_turn_hands": 1},
 }
 # Knobs the create form may leave empty, as a form made before they were on it does: the room gets the preset's value.
 CREATE_FORM_OPTIONAL = frozenset({"bank_turn_hands", "banker_open_from", "matta", "auction_max", "push_cap"})

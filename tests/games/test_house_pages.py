@@ -170,3 +170,11 @@ def test_the_api_lists_the_seven_presets_each_with_its_game(alice_client):
         assert p["rules"] == PRESETS[slug].to_json() and p["rules"]["game"] == HOUSE_PRESETS.get(slug, slug)
     matta = next(k for k in games["knobs"] if k["name"] == "matta")
     assert matta["defaults"]["seven-half-matta"] == "king-of-coins" and matta["defaults"]["seven-half"] == "off"
+
+
+def test_a_friends_room_of_the_auction_preset_bids_for_the_bank_every_hand(alice_client, cast):
+    """The create form starts the auction preset at a bank turn of one hand: the bank is bid for before every hand, as
+    in the friend-room apps; the preset itself (practice, the engine) keeps 0."""
+    html = alice_client.get(reverse("games:lobby")).content.decode()
+    box = re.search(r'<input[^>]*name="ten-half-auction-bank_turn_hands"[^>]*>', html).group(0)
+    assert 'value="1"' in box and PRESETS["ten-half-auction"].bank_turn_hands == 0
