@@ -80,6 +80,10 @@ def test_a_newcomer_runs_with_a_free_hand_and_the_feed_says_so(server, browser, 
     assert button.inner_text() == run
     assert page.locator("#free-hand-note").inner_text() == note
     page.locator("#act-hit:not([disabled])").wait_for()  # not running is always allowed: Hit is there too
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide on a 360 px screen with Run"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#actions").screenshot(path=str(ARTIFACTS / f"house-free-{language}-360-run.png"))
 
     button.click()
     page.locator("#feed li", has_text=pattern(told)).wait_for()
@@ -91,7 +95,6 @@ def test_a_newcomer_runs_with_a_free_hand_and_the_feed_says_so(server, browser, 
 
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width} px wide on a 360 px screen"
-    ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"house-free-{language}-360.png"))
     assert not [e for e in player.console_errors if "navigator.vibrate" not in e], player.console_errors
     context.close()
