@@ -328,6 +328,9 @@ def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:
             text = _("%(name)s leaves after this hand.") % {"name": n(d.get("seat"))}
         elif t == "seat_escaped":
             text = _("%(name)s escapes mid-hand.") % {"name": n(d.get("seat"))}
+        elif t == "free_hand_escaped":  # after the action's "runs with a free hand" (house-rules.md "The free hand")
+            text = (_("Every stake not yet settled comes back.") if d.get("banker")
+                    else _("%(name)s's stake comes back: no win, no loss.") % {"name": n(d.get("seat"))})
         elif t == "hand_revealed":
             text = _("Every hand is revealed.")
         elif t == "bet_settled":

@@ -70,3 +70,17 @@ async def test_a_run_shows_the_runners_two_cards_to_all_and_no_other_card(cast, 
         assert not other.view["hand"]["over"] and other.view["hand"]["turn"]["seat"] == other.view["you"]
     finally:
         await close_all(tabs.values())
+
+
+def test_the_hand_record_page_tells_the_run():
+    """games/pages.py `hand_events`: the run and the stakes it gives back, in words (no event name shown raw)."""
+    from games.pages import WHY_TEXT, hand_events
+
+    events = [{"type": "hand_started", "data": {"hand_no": 1, "banker": "B", "bank": 3000, "base_stake": 1}},
+              {"type": "action", "data": {"seat": "B", "hand": 0, "action": "escape"}},
+              {"type": "free_hand_escaped", "data": {"seat": "B", "hand": 0, "banker": True}},
+              {"type": "free_hand_escaped", "data": {"seat": "C1", "hand": 0, "banker": False}}]
+    lines = [x["text"] for x in hand_events(events, {"B": "Bo", "C1": "Cy"})]
+    assert lines[1:] == ["Bo runs with a free hand.", "Every stake not yet settled comes back.",
+                         "Cy's stake comes back: no win, no loss."]
+    assert str(WHY_TEXT["free_hand"]) == "a free hand (two-card 15), run"
