@@ -8,7 +8,7 @@ every other command moves them between stacks, the bank and the jackpot (settlem
 so the sum of the three is conserved.
 """
 
-import sys
+import importlib
 from dataclasses import dataclass, field
 
 from . import auction
@@ -90,7 +90,7 @@ class Table:
     def machine(self):
         """This module: the bank auction (auction.py) plays a hand with the machine's own steps, and imports from here
         nothing, since this module calls it (the import contracts allow no cycle)."""
-        return sys.modules[__name__]
+        return importlib.import_module(__name__)
 
     def emit(self, type_: str, **data) -> None:
         data["type"] = type_
