@@ -74,7 +74,8 @@ def hand_share_revoke(*, hand: Hand, token: str, by) -> None:
 
 def hand_totals(rules: dict, events: list[dict]) -> dict[str, dict]:
     """What every hand of a finished hand's `events` was worth after each card that reached or left it, keyed by its
-    cards in order ("AS 10H"): {total, class, bust}, as the engine counts them, so that the hand page's replay
+    cards in order ("AS 10H"): {total, class, bust} and `matta`, the matta's value, when the hand holds it (house-rules.md),
+    as the engine counts them, so that the hand page's replay
     (static/js/replay.js) shows each hand's total at each step without counting four games itself. It names only
     cards the record shows already. Empty for rules this engine no longer reads."""
     try:
@@ -91,6 +92,8 @@ def hand_totals(rules: dict, events: list[dict]) -> dict[str, dict]:
         if cards:
             ev = variant.evaluate(cards, parsed)
             out[" ".join(cards)] = {"total": variant.display_total(ev.total), "class": ev.cls, "bust": ev.bust}
+            if parsed.matta != "off" and (wild := variant.matta_value(cards, parsed)) is not None:
+                out[" ".join(cards)]["matta"] = variant.display_total(wild)  # the value the matta took (docs/rules.md)
 
     for e in events:
         kind, seat, index = e.get("type"), e.get("seat"), e.get("hand") or 0

@@ -5,16 +5,46 @@ import { hydrate, setDeck } from "./cards.js";
 import { verifyRecord } from "./fair.js";
 import { listChecks, showDeck, showStatus, watchFiles } from "./fair-report.js";
 import { tellAll } from "./feed.js";
+import { each, knobsOn, loadHouse } from "./house.js";
 import { mountReplay } from "./replay.js";
 import "./format.js"; // the page's times in this browser's time zone
 
 const record = JSON.parse(document.getElementById("verify-data").textContent);
+// The hand's rules (the page embeds them): the house rules they turn on have their modules (static/js/house.js), which
+// tell their own events and add their words beside each hand, as at the table.
+const rulesNode = document.getElementById("hand-rules");
+const rules = rulesNode ? JSON.parse(rulesNode.textContent) : null;
 setDeck(record.deck);
 tellEvents();
 hydrate();
+const houseModules = loadHouse(rules);
+if (knobsOn(rules).length) {
+  houseModules.then((modules) => {
+    tellEvents(modules);
+    hydrate(document.getElementById("events"));
+    handWords(modules);
+  });
+}
+
+/** The house rules' words beside each hand of the result table (the matta's value). */
+function handWords(modules) {
+  const seen = {};
+  for (const row of document.querySelectorAll("table.hand-seats tbody tr[data-seat]")) {
+    const seat = row.dataset.seat;
+    seen[seat] = seat in seen ? seen[seat] + 1 : 0;
+    const ph = ((record.hands || {})[seat] || [])[seen[seat]];
+    const words = each(modules, "recordInfo", ph).flat();
+    if (words.length && row.cells[2]) {
+      const span = document.createElement("span");
+      span.className = "house-info";
+      span.textContent = " · " + words.join(" · ");
+      row.cells[2].append(span);
+    }
+  }
+}
 
 /** The hand's events, from its start to its end, as the table's feed told them (every card is public now). */
-function tellEvents() {
+function tellEvents(house = []) {
   const all = JSON.parse(document.getElementById("hand-events").textContent);
   const first = all.findIndex((e) => e.type === "hand_started");
   const last = all.findIndex((e) => e.type === "hand_over");
@@ -25,7 +55,7 @@ function tellEvents() {
     const h = ((record.hands || {})[seat] || [])[index];
     return h ? { cards: h.cards.length, total: h.total, class: h.class, bust: h.bust } : null;
   };
-  const { lines } = tellAll(events, { name: (id) => names[id] || id, game: () => record.game, handOf });
+  const { lines } = tellAll(events, { name: (id) => names[id] || id, game: () => record.game, handOf, house });
   const list = document.getElementById("events");
   list.textContent = "";
   for (const line of lines) {
@@ -70,4 +100,5 @@ watchFiles(document.getElementById("verify-files"), document.getElementById("ver
   document.getElementById("verify-files-results"));
 
 const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
-mountReplay(document.getElementById("replay"), { events: readJson("hand-events"), record, totals: readJson("hand-totals") });
+houseModules.then((house) => mountReplay(document.getElementById("replay"),
+  { events: readJson("hand-events"), record, totals: readJson("hand-totals"), house }));

@@ -1,5 +1,6 @@
 """Seven and a Half (rules/seven-half.md): the Spanish 40-card shoe, one face-down card at most, the
-bank last, a bust lost at once, and the optional house rules (double, split, 4 discard, secret pair, Mort)."""
+bank last, a bust lost at once, and the optional house rules (double, split, 4 discard, secret pair, Mort), and the
+matta (house-rules.md: the king of coins wild, its value chosen by the engine; docs/rules.md, "The matta")."""
 
 from ..errors import RulesError
 from .base import LOSE, WIN, Eval, OwnSetting, Variant
@@ -11,6 +12,20 @@ for _suit in "OCEB":
     for _rank in "JNK":
         POINTS[_rank + _suit] = 1  # jack, knight and king count ½
 FIGURES = frozenset(c for c in POINTS if c[0] in "JNK")
+MATTA = "KO"  # house-rules.md "The matta": the king of coins (re di denari, rey de oros)
+MATTA_VALUES = (14, 12, 10, 8, 6, 4, 2, 1)  # 7 down to 1, then ½, in half points
+
+
+def matta_units(others: int, n: int) -> int:
+    """The matta's value in half points beside cards worth ``others``: alone (n == 1) ½; else the highest of
+    ½, 1..7 that keeps the total at most 7½, or ½ when none does (the hand is bust whatever it takes)."""
+    if n == 1:
+        return 1
+    room = 15 - others
+    for value in MATTA_VALUES:
+        if value <= room:
+            return value
+    return 1
 
 
 class SevenHalf(Variant):
@@ -44,6 +59,11 @@ class SevenHalf(Variant):
         if rules.push_cap:
             raise RulesError("push_cap", "let it ride is a Ten and a Half rule")
 
+    def fast_simulation(self, rules):
+        # simulate()'s fast path sums card points and knows neither the shoe, the house rules nor the matta's value:
+        # every Seven and a Half hand is played through the machine (docs/rules.md, "The matta").
+        return False
+
     def smallest_bank(self, rules, challengers):
         return 2 * rules.base_stake * challengers  # seven-half.md: twice the base stake per challenger
 
@@ -55,13 +75,24 @@ class SevenHalf(Variant):
         for c in cards:
             total += POINTS[c]
         n = len(cards)
+        wild = rules.matta == "king-of-coins" and MATTA in cards
+        if wild:
+            total += matta_units(total - POINTS[MATTA], n) - POINTS[MATTA]
         if total > 15:
             return Eval("bust", total, n, True, 1, 0)
         if total == 15:
             # "a natural (7½ with exactly two cards) pays net x2"; a Mort that makes 7½ has two cards too.
-            cls = "natural" if n == 2 else "seven-and-a-half"
+            # house-rules.md "The matta": a two-card 7½ with the matta is a natural only with matta_natural on.
+            cls = "natural" if n == 2 and (not wild or rules.matta_natural) else "seven-and-a-half"
             return Eval(cls, total, n, False, rules.payout(cls), 1)
         return Eval("ordinary", total, n, False, rules.payout("ordinary"), 1)
+
+    def matta_value(self, cards, rules) -> int | None:
+        """The value in half points the matta takes in ``cards`` (what ``evaluate`` counted), or None when the
+        rule is off or the hand does not hold it (docs/rules.md, "The matta")."""
+        if rules.matta != "king-of-coins" or MATTA not in cards:
+            return None
+        return matta_units(sum(POINTS[c] for c in cards if c != MATTA), len(cards))
 
     def compare(self, c, b, rules):
         # seven-half.md "Settling"; losses are always x1.
@@ -141,11 +172,30 @@ class SevenHalf(Variant):
             return True
         return False
 
+    def after_draw(self, table, seat, index, hand, ev):
+        if ev.bust and seat != table.s.banker:
+            table.reveal(seat, index)  # the hand is turned face up and lost at once (seven-half.md "Play")
+            self.tell_matta(table, seat, index, hand)  # face up: its matta's value is public now
+            table.settle_hand_now(seat, index, LOSE, ev.mult, "bust")
+
+    def tell_matta(self, table, seat, index, hand):
+        """``matta_valued`` (docs/protocol.md) for a hand that holds the matta, once every card of it is face up:
+        the value it took is then as public as the hand's total."""
+        value = self.matta_value([c[0] for c in hand["cards"]], table.rules)
+        if value is not None and all(c[1] == "up" for c in hand["cards"]):
+            table.emit("matta_valued", seat=seat, hand=index, value=self.display_total(value))
+
     def after_settlement(self, table):
         s = table.s
+        h = table.hand
+        if table.rules.matta != "off":
+            # Every hand is face up now; a challenger's bust told its matta when it was turned up (after_draw).
+            for seat in h["order"]:
+                for i, ph in enumerate(h["hands"][seat]):
+                    if seat == s.banker or not self.evaluate([c[0] for c in ph["cards"]], table.rules).bust:
+                        self.tell_matta(table, seat, i, ph)
         if s.jackpot <= 0:
             return
-        h = table.hand
         for seat in h["order"]:
             if seat == s.banker:
                 continue
