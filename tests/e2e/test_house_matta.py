@@ -1,6 +1,7 @@
 """The matta at a newcomer's practice table (house-rules.md, "The matta"; static/js/house-matta.js), in a real browser at
 360 x 740, in each language: the newcomer is dealt the king of coins alone (the matta is ½), hits a figure (the matta
-takes 7: 7½), and reads the value under the hand, on the card's badge and, once the hand is face up, in the feed.
+takes 7: 7½), and reads the value under the hand, on the card's badge and, once the hand is face up, in the feed; then
+the hand's record page shows it beside the hand's total, in its list of events and at the replay's last step.
 
 The words are those of /work/brief/tr-matta.py (the catalogs carry them once the lead compiles them)."""
 
@@ -11,6 +12,7 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.engine.cards import SPANISH_40
+from games.models import Hand
 from tests.e2e.conftest import ARTIFACTS, Player, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -21,11 +23,12 @@ PHONE = {"width": 360, "height": 740}
 PICTURES = [r + s for r in "JNK" for s in "OCEB" if r + s != "KO"]
 STACK = ["KO"] + PICTURES + [c for c in SPANISH_40 if c != "KO" and c not in PICTURES]
 
-WORDS = {  # language: (browser locale, "matta = %s", the feed's line for the newcomer's matta at 7)
-    "en": ("en-US", "matta = %s", "Your matta (the king of coins) counts as 7."),
-    "zh-hans": ("zh-CN", "百搭 = %s", "你的百搭（金币国王）算作 7 点。"),
-    "it": ("it-IT", "matta = %s", "La tua matta (il re di denari) vale 7."),
-    "es": ("es-ES", "comodín = %s", "Tu comodín (el rey de oros) vale 7."),
+WORDS = {  # language: (browser locale, "matta = %s", the feed's line for the newcomer's matta at 7, the end of the
+    # hand record's line for it, which names the player: "%(name)s's matta (the king of coins) counts as %(value)s.")
+    "en": ("en-US", "matta = %s", "Your matta (the king of coins) counts as 7.", "'s matta (the king of coins) counts as 7."),
+    "zh-hans": ("zh-CN", "百搭 = %s", "你的百搭（金币国王）算作 7 点。", " 的百搭（金币国王）算作 7 点。"),
+    "it": ("it-IT", "matta = %s", "La tua matta (il re di denari) vale 7.", " (il re di denari) vale 7."),
+    "es": ("es-ES", "comodín = %s", "Tu comodín (el rey de oros) vale 7.", " (el rey de oros) vale 7."),
 }
 MINE = "#felt .seat.me"
 
@@ -43,7 +46,7 @@ def stacked_practice(monkeypatch, user):
 
 @pytest.mark.parametrize("language", list(WORDS))
 def test_the_mattas_value_shows_on_the_card_under_the_hand_and_in_the_feed(server, browser, monkeypatch, language):
-    locale, info, told = WORDS[language]
+    locale, info, told, recorded = WORDS[language]
     user = get_user_model().objects.create_user(f"matta-{language}", f"matta-{language}@example.com",
                                                 "a-long-password-1", language=language)
     room = stacked_practice(monkeypatch, user)
@@ -77,5 +80,19 @@ def test_the_mattas_value_shows_on_the_card_under_the_hand_and_in_the_feed(serve
     page.locator("#felt").scroll_into_view_if_needed()
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#felt").screenshot(path=str(ARTIFACTS / f"house-matta-{language}-360-felt.png"))
+
+    # The hand's record page: the value beside the hand's total, the feed's line, and the replay's last step.
+    hand = Hand.objects.get(room=room, number=1)
+    page = player.goto(hand.get_absolute_url())
+    you = player_seat(hand, user)
+    page.locator(f'table.hand-seats tr[data-seat="{you}"]', has_text=info % "7").wait_for()
+    page.locator("#events li", has_text=recorded).wait_for()
+    page.locator("#replay:not([hidden]) #replay-seats").wait_for()
+    page.locator("#replay-last").click()
+    page.locator(f'#replay-seats .seat[data-seat="{you}"] .hand-info', has_text=info % "7").wait_for()
     assert not [e for e in player.console_errors if "navigator.vibrate" not in e], player.console_errors
     context.close()
+
+
+def player_seat(hand, user) -> str:
+    return hand.players.get(user=user).seat_id
