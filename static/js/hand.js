@@ -17,7 +17,7 @@ const rules = rulesNode ? JSON.parse(rulesNode.textContent) : null;
 setDeck(record.deck);
 tellEvents();
 hydrate();
-const houseModules = loadHouse(rules);
+const houseModules = loadHouse(rules).catch(() => []); // a module that fails to load leaves the page as it was
 if (knobsOn(rules).length) {
   houseModules.then((modules) => {
     tellEvents(modules);
