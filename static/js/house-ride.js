@@ -63,7 +63,6 @@ export function betNote(api) {
     if (!input) return;
     input.value = String(most);
     input.dispatchEvent(new Event("input", { bubbles: true })); // table.js takes the box's text as if typed
-    input.focus();
   };
   return api.h("p", { class: "ride-note", id: "ride-note" },
     api.h("span", { text: fmt(gettext("Let it ride: up to %(n)s"), { n: api.number(most) }) + " " }),

@@ -295,3 +295,20 @@ def test_the_simulator_plays_rides_on_the_machine_path(preset):
     assert off["engine"] == "fast" and on["engine"] == "machine"
     assert off["challenger"]["stake_per_hand"] == 1
     assert on["challenger"]["stake_per_hand"] > 1.2  # the bots ride every win
+
+
+def test_the_ride_shows_no_face_down_card_to_anyone_but_its_owner():
+    """The ride is public while the hand is played; the cards stay as private as ever (rules/README.md, "Privacy")."""
+    import json
+
+    g = zhejiang_won()
+    g.start(deck=["KS", "KH", "KD", "KC"], seed="22" * 32)
+    g.do("C1", "bet", amount=30)
+    assert g.state.phase == "playing"
+    down = {seat: phs[0]["cards"][0][0] for seat, phs in g.state.hand["hands"].items()}
+    for viewer in ("B", "C1", "C2", None):
+        v = g.view(viewer)
+        assert v["house"]["ride"] == {"C1": 30}
+        text = json.dumps(v)
+        for seat, card in down.items():
+            assert (f'"{card}"' in text) == (seat == viewer), (viewer, seat)
