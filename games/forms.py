@@ -23,6 +23,12 @@ from games.rules_form import PAYOUT_PREFIX, RulesForm
 from wallets.models import Currency
 
 BOT_LEVELS = [("basic", _("basic")), ("expert", _("expert"))]
+# The house rules' settings that take a few values (games/engine/rules.py KNOB_SPECS, validate), as menus.
+SMALL_CHOICES = {
+    "banker_open_from": lambda: [(n, str(n)) for n in (15, 16, 17)],
+    "auction_max": lambda: [(n, f"×{n}") for n in (1, 2, 3, 4)],
+    "push_cap": lambda: [(0, show_value(False))] + [(n, f"×{n}") for n in (5, 10, 20)],
+}
 
 
 class RoomForm(forms.Form):
@@ -77,6 +83,8 @@ class KnobsForm(RulesForm):
                 field.initial = CREATE_FORM_INITIAL[preset][name]  # the form's own start (games/pages.py)
             if name in CREATE_FORM_OPTIONAL:
                 field.required = False  # left empty: the preset's value (RulesForm.clean)
+            if name in SMALL_CHOICES:  # a few values only: a menu, not a number to type on a phone
+                field.widget = forms.Select(choices=SMALL_CHOICES[name]())
 
     def add_error(self, field, error):
         # RulesForm puts a payouts error on the first payout field and an error about a knob that is

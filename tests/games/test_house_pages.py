@@ -178,3 +178,19 @@ def test_a_friends_room_of_the_auction_preset_bids_for_the_bank_every_hand(alice
     html = alice_client.get(reverse("games:lobby")).content.decode()
     box = re.search(r'<input[^>]*name="ten-half-auction-bank_turn_hands"[^>]*>', html).group(0)
     assert 'value="1"' in box and PRESETS["ten-half-auction"].bank_turn_hands == 0
+
+
+def test_the_house_rules_few_values_are_menus(alice_client, cast):
+    html = alice_client.get(reverse("games:lobby")).content.decode()
+
+    def options(name):
+        select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', html, re.S).group(1)
+        return re.findall(r'<option value="([^"]+)"( selected)?>([^<]+)<', select)
+
+    assert options("ten-half-push_cap") == [("0", " selected", "off"), ("5", "", "×5"), ("10", "", "×10"),
+                                            ("20", "", "×20")]
+    assert options("ten-half-auction-push_cap")[2] == ("10", " selected", "×10")
+    assert [v for v, _s, _t in options("ten-half-auction_max")] == ["1", "2", "3", "4"]
+    assert options("ban-luck-banker_open_from")[1] == ("16", " selected", "16")
+    alice_client.post(reverse("games:create"), {**create_post(), **ten_half_defaults(push_cap="20")})
+    assert Room.objects.get(host=cast["alice"]).rules["push_cap"] == 20
