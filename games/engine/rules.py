@@ -177,7 +177,9 @@ PRESETS: dict[str, Rules] = {
 # The presets with the house rules most groups of a country play (house-rules.md; their sources in docs/rules.md):
 # each is its game's preset with those knobs on, so the four above stay as they are.
 _HOUSE_PRESETS = {
-    "ten-half-auction": ("ten-half", {"bank_auction": True, "push_cap": 10}),  # 十点半 抢庄 (Chinese friend-room apps)
+    # 十点半 抢庄 as the Chinese friend-room apps play it: a stake of 1 to 5 base stakes (the apps' 下注 buttons), which
+    # only a ride (推注) goes past, up to 10 base stakes.
+    "ten-half-auction": ("ten-half", {"bank_auction": True, "push_cap": 10, "max_bet": 50, "chip_values": (10, 20, 50)}),
     "seven-half-matta": ("seven-half", {"matta": "king-of-coins"}),  # Sette e mezzo con la matta
     "ban-luck-opens": ("ban-luck", {"banker_opens": True, "free_hand": True}),  # Ban Luck as Singapore plays it
 }

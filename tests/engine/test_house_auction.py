@@ -227,8 +227,9 @@ def test_the_offline_verifier_rederives_the_tie_break(monkeypatch):
 
 
 def test_an_empty_bank_passed_goes_to_auction_and_a_refilled_one_keeps_its_multiplier():
-    g = auction(seats={"A": 1000, "B": 300, "C": 1000, "D": 1000}, deck=["5S", "9H", "10S", "3C", "8D", "5D", "JD"],
-                dice=[1, 1])
+    # The golden script house-auction-multiplied-settlement's hand, whose stakes go past the preset's largest stake.
+    g = auction(rules={"max_bet": None}, seats={"A": 1000, "B": 300, "C": 1000, "D": 1000},
+                deck=["5S", "9H", "10S", "3C", "8D", "5D", "JD"], dice=[1, 1])
     bid_all(g, {"A": 2, "B": 4, "C": 0, "D": 1})
     g.do("A", "bet", amount=100)
     g.do("C", "bet", amount=50)

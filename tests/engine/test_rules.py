@@ -24,7 +24,7 @@ def test_the_presets_with_house_rules_are_their_games_preset_with_the_knobs_on()
     assert HOUSE_PRESETS == {"ten-half-auction": "ten-half", "seven-half-matta": "seven-half",
                              "ban-luck-opens": "ban-luck"}
     assert set(PRESETS) == {"ten-half", "seven-half", "zhejiang-ten-half", "ban-luck", *HOUSE_PRESETS}
-    turned_on = {"ten-half-auction": {"bank_auction": True, "push_cap": 10},
+    turned_on = {"ten-half-auction": {"bank_auction": True, "push_cap": 10, "max_bet": 50, "chip_values": [10, 20, 50]},
                  "seven-half-matta": {"matta": "king-of-coins"},
                  "ban-luck-opens": {"banker_opens": True, "free_hand": True}}
     for slug, game in HOUSE_PRESETS.items():
