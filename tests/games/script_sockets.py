@@ -190,6 +190,7 @@ class LiveScript:
         self.buy_ins: dict[int, int] = {}
         self.beans_before: dict[int, int] = {}
         self.audits = 0
+        self.refused_over_socket: str | None = None  # the action a seat's socket was refused
 
     # -- setting up --
 
@@ -270,6 +271,7 @@ class LiveScript:
         if not acked(frame):
             assert frame["type"] == "error", frame
             assert await db(_fingerprint)(self.room.pk) == before, f"{action} was refused and changed the table"
+            self.refused_over_socket = action
             raise Refused(frame["code"], frame.get("message", ""))
         await self.sync()
 

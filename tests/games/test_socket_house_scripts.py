@@ -49,6 +49,7 @@ async def test_a_golden_script_over_the_sockets_gives_what_play_script_gives(pat
             await live.check_sockets()
         if expected["status"] == 2:
             assert status == 2 and out["error"]["code"] == expected["output"]["error"]["code"], out
+            assert live.refused_over_socket, "the refusal came from no socket"
         else:
             assert status == 0, out
             assert out == expected["output"]
