@@ -1,9 +1,9 @@
 """Every house rule's golden scripts (tests/engine/scripts/house-*.json, house-rules.md) played at a live table, over
 real sockets, give what play_script gives: the same results, stacks, bankers and cards (the whole .expected.json), or
-the same refusal, which changes nothing. The ledger is audited after every action and no bean is made or lost: once the
-room closes, each player's beans moved by exactly what their seat won or lost. The scripts are found when the tests
-are collected, so a script added later is played too; a few of the other golden scripts keep the runner itself honest
-(tests/games/script_sockets.py says how a script's steps become a live table's)."""
+the same refusal, over a socket, which changes nothing. The ledger is audited after every hand and no bean is made or
+lost: once the room closes, each player's beans moved by exactly what their seat won or lost. The scripts are found
+when the tests are collected, so a script added later is played too; a few of the other golden scripts keep the
+runner itself honest (tests/games/script_sockets.py says how a script's steps become a live table's)."""
 
 import pytest
 
