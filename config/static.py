@@ -38,16 +38,20 @@ class MinifiedStaticFilesStorage(CompressedManifestStaticFilesStorage):
 
 class CompactJavaScriptCatalog(JavaScriptCatalog):
     """Django's catalog with its JSON compact and its text as UTF-8 (not \\u escapes): a Chinese catalog is half the
-    size, and every language loses the indentation. `leave_out` names message contexts whose strings only some pages
-    use: the catalog of the others goes without them (the table loads no fair-deal check, static/js/fair-report.js)."""
+    size, and every language loses the indentation. `leave_out` names the message contexts (a context and those that
+    start with it) whose strings only some pages use: the catalog of the others goes without them (the table loads no
+    fair-deal check, static/js/fair-report.js, and a room without house rules none of their modules, static/js/house.js).
+    `only` keeps those contexts alone: the part a page adds to its catalog when it needs it (the house rules')."""
 
     leave_out: tuple[str, ...] = ()
+    only: tuple[str, ...] = ()
 
     def get_catalog(self):
         catalog = super().get_catalog()
         if self.leave_out:
-            prefixes = tuple(f"{context}\x04" for context in self.leave_out)
-            catalog = {key: value for key, value in catalog.items() if not key.startswith(prefixes)}
+            catalog = {key: value for key, value in catalog.items() if not key.startswith(self.leave_out)}
+        if self.only:
+            catalog = {key: value for key, value in catalog.items() if key.startswith(self.only)}
         return catalog
 
     def render_to_response(self, context, **response_kwargs):

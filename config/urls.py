@@ -28,7 +28,10 @@ urlpatterns = [
     path("profile/", account_views.profile, name="profile"),
     # The JS strings (gettext in static/js), in the visitor's language: the pages that check a deal load them all, the
     # others go without the check's sentences (a third of what the table page would load).
-    path("jsi18n/", CompactJavaScriptCatalog.as_view(leave_out=("fair-deal check",)), name="javascript-catalog"),
+    path("jsi18n/", CompactJavaScriptCatalog.as_view(leave_out=("fair-deal check", "house rule")),
+         name="javascript-catalog"),
+    # The house rules' words (static/js/house.js adds them to the page's catalog with their modules).
+    path("jsi18n/house/", CompactJavaScriptCatalog.as_view(only=("house rule",)), name="javascript-catalog-house"),
     path("jsi18n/fair/", CompactJavaScriptCatalog.as_view(), name="javascript-catalog-fair"),
     # The language menu (templates/_language.html): the cookie, and the profile of a logged-in user.
     path("i18n/setlang/", language.set_language, name="set_language"),

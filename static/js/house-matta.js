@@ -4,12 +4,12 @@
 // as a badge on the card; the feed tells it from the engine's `matta_valued`, sent only once the hand is face up.
 // Besides the hooks of house.js it has `recordInfo(h)`: the words beside a hand of a hand record and its replay.
 import { showTotal } from "./feed.js";
-import { fmt, gettext, pgettext } from "./i18n.js";
+import { fmt, pgettext } from "./i18n.js";
 
 const MATTA = "KO"; // the king of coins (games/engine/variants/seven_half.py, MATTA)
 
 /** "matta = 5": the words under a hand and on the card. */
-export const mattaText = (value) => fmt(gettext("matta = %(value)s"), { value: showTotal(value) });
+export const mattaText = (value) => fmt(pgettext("house rule", "matta = %(value)s"), { value: showTotal(value) });
 
 /** The value on the matta's card: a badge on it, and its spoken name. Drawn after the table's render, which made
  * the card elements (cards.js `cardEl`) without knowing the rule. */
@@ -49,8 +49,8 @@ export function tell(e, ctx) {
   if (e.type !== "matta_valued") return null;
   const value = showTotal(e.value);
   const mine = e.seat === ctx.you();
-  const text = mine ? ctx.fmt(gettext("Your matta (the king of coins) counts as %(value)s."), { value })
-    : e.seat === ctx.banker() ? ctx.fmt(gettext("The bank's matta (the king of coins) counts as %(value)s."), { value })
-      : ctx.fmt(gettext("%(name)s's matta (the king of coins) counts as %(value)s."), { name: ctx.name(e.seat), value });
+  const text = mine ? ctx.fmt(pgettext("house rule", "Your matta (the king of coins) counts as %(value)s."), { value })
+    : e.seat === ctx.banker() ? ctx.fmt(pgettext("house rule", "The bank's matta (the king of coins) counts as %(value)s."), { value })
+      : ctx.fmt(pgettext("house rule", "%(name)s's matta (the king of coins) counts as %(value)s."), { name: ctx.name(e.seat), value });
   return [ctx.line(text, { mine })];
 }

@@ -5,7 +5,7 @@
 // writes the offer in the box with a button that puts the whole ride in it, and tells the feed the engine's
 // `ride_offered` and `ride_taken`. In a game with fixed stakes (Zhejiang) the engine makes `bet` legal for a rider
 // only, so the table shows the bet box to that player alone.
-import { fmt, gettext } from "./i18n.js";
+import { fmt, pgettext } from "./i18n.js";
 
 /** The viewer's ride cap in this hand, or null. */
 function capOf(view) {
@@ -51,7 +51,7 @@ export function stakeHigh(high, api) {
 /** Why the box refuses a stake above the ride (the engine's `above_ride_cap`), or null without a ride. */
 export function stakeTooHigh(amount, high, api) {
   if (rideHigh(api) === null) return null;
-  return fmt(gettext("Letting it ride, the stake is at most %(n)s."), { n: api.number(high) });
+  return fmt(pgettext("house rule", "Letting it ride, the stake is at most %(n)s."), { n: api.number(high) });
 }
 
 /** The line in the bet box: the ride's cap, and a button that puts it in the box. */
@@ -65,10 +65,10 @@ export function betNote(api) {
     input.dispatchEvent(new Event("input", { bubbles: true })); // table.js takes the box's text as if typed
   };
   return api.h("p", { class: "ride-note", id: "ride-note" },
-    api.h("span", { text: fmt(gettext("Let it ride: up to %(n)s"), { n: api.number(most) }) + " " }),
+    api.h("span", { text: fmt(pgettext("house rule", "Let it ride: up to %(n)s"), { n: api.number(most) }) + " " }),
     // Out of the Tab order: Confirm stays one Tab from the box (table.js); a keyboard types the amount instead.
     api.h("button", { type: "button", class: "secondary", id: "act-ride", "data-action": "ride", tabindex: "-1", onclick: fill },
-      fmt(gettext("Ride %(n)s"), { n: api.number(most) })));
+      fmt(pgettext("house rule", "Ride %(n)s"), { n: api.number(most) })));
 }
 
 export function tell(e, ctx) {
@@ -76,9 +76,9 @@ export function tell(e, ctx) {
   const mine = e.seat === ctx.you();
   const p = { name: ctx.name(e.seat), cap: ctx.number(e.cap), amount: ctx.number(e.amount || 0) };
   if (e.type === "ride_offered") {
-    return [ctx.line(ctx.fmt(mine ? gettext("You won the last hand: you may let it ride, up to %(cap)s.")
-      : gettext("%(name)s won the last hand and may let it ride, up to %(cap)s."), p), { mine })];
+    return [ctx.line(ctx.fmt(mine ? pgettext("house rule", "You won the last hand: you may let it ride, up to %(cap)s.")
+      : pgettext("house rule", "%(name)s won the last hand and may let it ride, up to %(cap)s."), p), { mine })];
   }
-  return [ctx.line(ctx.fmt(mine ? gettext("You let it ride: %(amount)s.") : gettext("%(name)s lets it ride: %(amount)s."), p),
+  return [ctx.line(ctx.fmt(mine ? pgettext("house rule", "You let it ride: %(amount)s.") : pgettext("house rule", "%(name)s lets it ride: %(amount)s."), p),
     { mine })];
 }

@@ -21,9 +21,30 @@ const MODULES = [
 /** The knobs of `rules` that are on, in the order above. */
 export const knobsOn = (rules) => MODULES.filter(([, on]) => rules && on(rules)).map(([knob]) => knob);
 
-/** The modules of the knobs `rules` turns on (a promise of a list; empty when none is on). */
+// The modules' words carry the context "house rule" (or "house rule: ..."): the page's own catalog (/jsi18n/) goes without
+// them, and they come from /jsi18n/house/ with the modules (config/urls.py). A page whose catalog has them already (the
+// hand record's /jsi18n/fair/, which has every word) asks for nothing.
+let words = null;
+function houseWords() {
+  const catalog = (window.django && window.django.catalog) || {};
+  if (words || !window.gettext || Object.keys(catalog).some((k) => k.startsWith("house rule"))) return words || Promise.resolve();
+  const main = document.querySelector('script[src*="/jsi18n/"]');
+  const script = document.createElement("script");
+  script.src = new URL("house/", main ? main.src : new URL("/jsi18n/", location.href)).href;
+  words = new Promise((resolve) => {
+    script.onload = resolve;
+    script.onerror = resolve; // without them the English words show: the table still plays
+  });
+  document.head.append(script);
+  return words;
+}
+
+/** The modules of the knobs `rules` turns on, once their words are in the page's catalog (a promise of a list; empty
+ * when none is on). */
 export function loadHouse(rules) {
-  return Promise.all(MODULES.filter(([, on]) => rules && on(rules)).map(([, , load]) => load()));
+  const wanted = MODULES.filter(([, on]) => rules && on(rules));
+  if (!wanted.length) return Promise.resolve([]);
+  return houseWords().then(() => Promise.all(wanted.map(([, , load]) => load())));
 }
 
 /** Every module's answer to `hook`, in order, leaving out the modules without it and the empty answers. */
