@@ -22,15 +22,15 @@ const MODULES = [
 export const knobsOn = (rules) => MODULES.filter(([, on]) => rules && on(rules)).map(([knob]) => knob);
 
 // The modules' words carry the context "house rule" (or "house rule: ..."): the page's own catalog (/jsi18n/) goes without
-// them, and they come from /jsi18n/house/ with the modules (config/urls.py). A page whose catalog has them already (the
-// hand record's /jsi18n/fair/, which has every word) asks for nothing.
+// them, and they come from /jsi18n/house/ with the modules (config/urls.py). An English page (no catalog to add) and a
+// page whose catalog has them already (the hand record's /jsi18n/fair/, which has every word) ask for nothing.
 let words = null;
 function houseWords() {
   const catalog = (window.django && window.django.catalog) || {};
-  if (words || !window.gettext || Object.keys(catalog).some((k) => k.startsWith("house rule"))) return words || Promise.resolve();
-  const main = document.querySelector('script[src*="/jsi18n/"]');
+  const english = document.documentElement.lang.startsWith("en");
+  if (words || english || !window.gettext || Object.keys(catalog).some((k) => k.startsWith("house rule"))) return words || Promise.resolve();
   const script = document.createElement("script");
-  script.src = new URL("house/", main ? main.src : new URL("/jsi18n/", location.href)).href;
+  script.src = "/jsi18n/house/";
   words = new Promise((resolve) => {
     script.onload = resolve;
     script.onerror = resolve; // without them the English words show: the table still plays

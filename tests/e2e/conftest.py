@@ -11,6 +11,7 @@ Screenshots go to test-artifacts/ (git-ignored).
 
 import os
 import re
+import secrets
 import shutil
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 360, "height": 740}
 PASSWORD = "a-long-table-password-1"
 TIMEOUT_MS = 15_000
 
@@ -213,6 +215,40 @@ class Player:
         path = ARTIFACTS / f"{name}.png"
         self.page.screenshot(path=str(path), full_page=True)
         return path
+
+
+def practice_here(monkeypatch, user, preset: str, deck: list[str], *, every_hand=False, dice=None, overrides=None):
+    """A practice room of `preset` (with `overrides`) opened in this process (services.practice_open), its first hand
+    dealt from `deck` (the top cards; every hand with `every_hand`) and `dice`: the web server is another process,
+    where no deck can be stacked. The hands this process deals send no update (no socket here): the page learns them
+    from its snapshot."""
+    from games import services
+    from games.services import rooms
+
+    def start(run):
+        run.meta["next_hand_at"] = None
+        args = {"seed_hex": secrets.token_hex(32), "deck": deck if every_hand or run.state.hand_no == 0 else []}
+        if dice is not None:
+            args["dice"] = dice
+        run.apply("system", "start_hand", args)
+
+    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)
+    monkeypatch.setattr("games.services.moves._start_hand", start)
+    if overrides:
+        create = rooms.room_create
+        monkeypatch.setattr(rooms, "room_create", lambda **kw: create(**{**kw, "overrides": overrides}))
+    return services.practice_open(user=user, preset=preset)
+
+
+def phone_table(browser, base: str, user, room, locale: str):
+    """`user` logged in on a 360 x 740 phone whose browser speaks `locale`, at `room`'s table and connected: (player,
+    page)."""
+    context = browser.new_context(viewport=PHONE, bypass_csp=True, locale=locale)
+    player = Player(context, base, user.username, [])
+    log_in(context, base, user)
+    page = player.goto(f"/r/{room.code}/")
+    player.wait_connected()
+    return player, page
 
 
 @pytest.fixture

@@ -8,18 +8,15 @@ The practice room is opened through services.practice_open in this process with 
 to the bidders in seat order, the bots' are 2, 3 and 4 (they make no bid, bots.auction_bid), the newcomer's a 10. The
 words are those of /work/brief/tr-auction.py (the catalogs carry them once the lead compiles them)."""
 
-import secrets
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
-from tests.e2e.conftest import ARTIFACTS, Player, log_in
+from tests.e2e.conftest import ARTIFACTS, PHONE, phone_table, practice_here
 from tests.games.conftest import seat_of, state
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 360, "height": 740}
 FIRST = ["2S", "10H", "3D", "4C"]  # seat order: the bank's seat 0 (a bot), the newcomer at 1, then two bots
 
 WORDS = {  # language: (browser locale, the feed's explanation, the row's label, the ×2 button, the feed's line for it)
@@ -35,26 +32,14 @@ def test_a_newcomer_bids_for_the_bank_at_a_practice_table(server, browser, monke
     settings.GAMES_NEXT_HAND_SECONDS = 3600
     settings.GAMES_BOT_SECONDS = 0
     locale, explained, label, two, told = WORDS[language]
-
-    def stacked(run):
-        run.meta["next_hand_at"] = None
-        deck = FIRST if run.state.hand_no == 0 else []
-        run.apply("system", "start_hand", {"seed_hex": secrets.token_hex(32), "deck": deck, "dice": [1, 1]})
-
-    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)  # no socket in this process
-    monkeypatch.setattr("games.services.moves._start_hand", stacked)
     user = get_user_model().objects.create_user(f"auction-{language}", f"auction-{language}@example.com",
                                                 "a-long-password-1", language=language)
-    room = services.practice_open(user=user, preset="ten-half-auction")
+    room = practice_here(monkeypatch, user, "ten-half-auction", FIRST, dice=[1, 1])
     me = seat_of(room, user)
     s = state(room)
     assert s["phase"] == "auction" and s["deadline_for"] == [me] and set(s["hand"]["auction"]["bids"].values()) == {0}
 
-    context = browser.new_context(viewport=PHONE, bypass_csp=True, locale=locale)
-    player = Player(context, server, user.username, [])
-    log_in(context, server, user)
-    page = player.goto(f"/r/{room.code}/")
-    player.wait_connected()
+    player, page = phone_table(browser, server, user, room, locale)
     assert page.evaluate("document.documentElement.lang") == language
     player.wait_view("v.phase === 'auction' && v.legal_actions.includes('bid')")
 
@@ -78,4 +63,4 @@ def test_a_newcomer_bids_for_the_bank_at_a_practice_table(server, browser, monke
     page.locator("#auction-mult").wait_for()
     page.screenshot(path=str(ARTIFACTS / f"house-auction-{language}-360-won.png"))
     assert not [e for e in player.console_errors if "navigator.vibrate" not in e], player.console_errors
-    context.close()
+    player.context.close()

@@ -6,18 +6,15 @@ dealt a two-card 15, sees Run (and no Run before), runs, and reads the run and t
 The words are those of /work/brief/tr-free.py (the catalogs carry them once the lead compiles them)."""
 
 import re
-import secrets
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
 from games.engine.cards import DECKS
-from tests.e2e.conftest import ARTIFACTS, Player, log_in
+from tests.e2e.conftest import ARTIFACTS, PHONE, phone_table, practice_here
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 360, "height": 740}
 # The newcomer sits at the banker's left and is dealt first: a 5, then (whatever the number of seats) a ten-card, 15;
 # every other seat gets two ten-cards (20), so no special settles anything and nobody else holds a free hand.
 TENS = [r + s for r in ("10", "J", "Q", "K") for s in "SHDC"]
@@ -46,28 +43,13 @@ def pattern(template: str) -> re.Pattern:
     return re.compile(re.escape(template).replace(re.escape("%(name)s"), ".+").replace(re.escape("%(stake)s"), r"\S+"))
 
 
-def stacked_practice(monkeypatch, user):
-    """A practice room of `ban-luck-opens` opened in this process, its first hand dealt from STACK."""
-    def start(run):
-        run.meta["next_hand_at"] = None
-        run.apply("system", "start_hand", {"seed_hex": secrets.token_hex(32), "deck": STACK})
-
-    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)  # no socket in this process
-    monkeypatch.setattr("games.services.moves._start_hand", start)
-    return services.practice_open(user=user, preset="ban-luck-opens")
-
-
 @pytest.mark.parametrize("language", list(WORDS))
 def test_a_newcomer_runs_with_a_free_hand_and_the_feed_says_so(server, browser, monkeypatch, language):
     locale, run, note, told, back = WORDS[language]
     user = get_user_model().objects.create_user(f"free-{language}", f"free-{language}@example.com",
                                                 "a-long-password-1", language=language)
-    context = browser.new_context(viewport=PHONE, bypass_csp=True, locale=locale)
-    player = Player(context, server, user.username, [])
-    log_in(context, server, user)
-    room = stacked_practice(monkeypatch, user)
-    page = player.goto(f"/r/{room.code}/")
-    player.wait_connected()
+    room = practice_here(monkeypatch, user, "ban-luck-opens", STACK, every_hand=True)
+    player, page = phone_table(browser, server, user, room, locale)
     assert page.evaluate("document.documentElement.lang") == language
 
     player.wait_view("v.you && v.hand && v.phase === 'betting'")
@@ -97,4 +79,4 @@ def test_a_newcomer_runs_with_a_free_hand_and_the_feed_says_so(server, browser, 
     assert width <= PHONE["width"], f"the page is {width} px wide on a 360 px screen"
     page.screenshot(path=str(ARTIFACTS / f"house-free-{language}-360.png"))
     assert not [e for e in player.console_errors if "navigator.vibrate" not in e], player.console_errors
-    context.close()
+    player.context.close()

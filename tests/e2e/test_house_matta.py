@@ -5,19 +5,16 @@ the hand's record page shows it beside the hand's total, in its list of events a
 
 The words are those of /work/brief/tr-matta.py (the catalogs carry them once the lead compiles them)."""
 
-import secrets
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
 from games.engine.cards import SPANISH_40
 from games.models import Hand
-from tests.e2e.conftest import ARTIFACTS, Player, log_in
+from tests.e2e.conftest import ARTIFACTS, PHONE, phone_table, practice_here
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 360, "height": 740}
 # The newcomer sits first from the bank and is dealt first: the king of coins; every other card of the first rounds is
 # a picture card, so the newcomer's hit is a figure whatever the number of bots.
 PICTURES = [r + s for r in "JNK" for s in "OCEB" if r + s != "KO"]
@@ -33,28 +30,13 @@ WORDS = {  # language: (browser locale, "matta = %s", the feed's line for the ne
 MINE = "#felt .seat.me"
 
 
-def stacked_practice(monkeypatch, user):
-    """A practice room of `seven-half-matta` opened in this process, its first hand dealt from STACK."""
-    def stacked(run):
-        run.meta["next_hand_at"] = None
-        run.apply("system", "start_hand", {"seed_hex": secrets.token_hex(32), "deck": STACK})
-
-    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)  # no socket in this process
-    monkeypatch.setattr("games.services.moves._start_hand", stacked)
-    return services.practice_open(user=user, preset="seven-half-matta")
-
-
 @pytest.mark.parametrize("language", list(WORDS))
 def test_the_mattas_value_shows_on_the_card_under_the_hand_and_in_the_feed(server, browser, monkeypatch, language):
     locale, info, told, recorded = WORDS[language]
     user = get_user_model().objects.create_user(f"matta-{language}", f"matta-{language}@example.com",
                                                 "a-long-password-1", language=language)
-    room = stacked_practice(monkeypatch, user)
-    context = browser.new_context(viewport=PHONE, bypass_csp=True, locale=locale)
-    player = Player(context, server, user.username, [])
-    log_in(context, server, user)
-    page = player.goto(f"/r/{room.code}/")
-    player.wait_connected()
+    room = practice_here(monkeypatch, user, "seven-half-matta", STACK, every_hand=True)
+    player, page = phone_table(browser, server, user, room, locale)
     assert page.evaluate("document.documentElement.lang") == language
 
     # The king of coins alone: ½, under the hand (the owner sees the total) and on the card.
@@ -91,7 +73,7 @@ def test_the_mattas_value_shows_on_the_card_under_the_hand_and_in_the_feed(serve
     page.locator("#replay-last").click()
     page.locator(f'#replay-seats .seat[data-seat="{you}"] .hand-info', has_text=info % "7").wait_for()
     assert not [e for e in player.console_errors if "navigator.vibrate" not in e], player.console_errors
-    context.close()
+    player.context.close()
 
 
 def player_seat(hand, user) -> str:

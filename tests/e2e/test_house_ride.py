@@ -7,19 +7,15 @@ The practice room is `ten-half` with `push_cap` 5 and `max_bet` 10 (the base sta
 services.practice_open with those overrides, so the bank auction (another rule, off here) plays no part. The words are
 those of /work/brief/tr-ride.py (the catalogs carry them once the lead compiles them)."""
 
-import secrets
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
-from games.services import rooms
-from tests.e2e.conftest import ARTIFACTS, Player, log_in
+from tests.e2e.conftest import ARTIFACTS, PHONE, phone_table, practice_here
 from tests.games.conftest import act, seat_of, state
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 360, "height": 740}
 RULES = {"push_cap": 5, "max_bet": 10}
 # A roll of 2 makes the newcomer (position 1, the bank's left) first: their 10, the bots' 9 and 9 (they stand from 8),
 # the bank's 8: the newcomer's 10 beats the bank's 8 (8½ for the comparison), and wins the base stake, 10.
@@ -33,21 +29,6 @@ WORDS = {  # language: (browser locale, the bet box's offer, its button, the fee
 }
 
 
-def ride_practice(monkeypatch, user):
-    """A practice room of Ten and a Half with let it ride on, opened in this process; every hand this process deals has
-    the roll of 2, the first one the deck FIRST."""
-    def stacked(run):
-        run.meta["next_hand_at"] = None
-        deck = FIRST if run.state.hand_no == 0 else []
-        run.apply("system", "start_hand", {"seed_hex": secrets.token_hex(32), "deck": deck, "dice": [1, 1]})
-
-    create = rooms.room_create
-    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)  # no socket in this process
-    monkeypatch.setattr("games.services.moves._start_hand", stacked)
-    monkeypatch.setattr(rooms, "room_create", lambda **kw: create(**{**kw, "overrides": RULES}))
-    return services.practice_open(user=user, preset="ten-half")
-
-
 @pytest.mark.parametrize("language", list(WORDS))
 def test_a_newcomer_who_won_lets_it_ride_above_the_largest_stake(server, browser, monkeypatch, settings, language):
     settings.GAMES_NEXT_HAND_SECONDS = 3600
@@ -55,13 +36,10 @@ def test_a_newcomer_who_won_lets_it_ride_above_the_largest_stake(server, browser
     locale, offer, ride, told = WORDS[language]
     user = get_user_model().objects.create_user(f"ride-{language}", f"ride-{language}@example.com",
                                                 "a-long-password-1", language=language)
-    room = ride_practice(monkeypatch, user)
+    # Ten and a Half with let it ride on; every hand dealt here has the roll of 2, the first one the deck FIRST.
+    room = practice_here(monkeypatch, user, "ten-half", FIRST, dice=[1, 1], overrides=RULES)
     assert room.rules["push_cap"] == 5 and room.rules["max_bet"] == 10 and not room.rules["bank_auction"]
-    context = browser.new_context(viewport=PHONE, bypass_csp=True, locale=locale)
-    player = Player(context, server, user.username, [])
-    log_in(context, server, user)
-    page = player.goto(f"/r/{room.code}/")
-    player.wait_connected()
+    player, page = phone_table(browser, server, user, room, locale)
     assert page.evaluate("document.documentElement.lang") == language
 
     # The first hand: no ride yet; the newcomer confirms the base stake, stands on 10 and wins.
@@ -96,7 +74,7 @@ def test_a_newcomer_who_won_lets_it_ride_above_the_largest_stake(server, browser
     assert width <= PHONE["width"], f"the page is {width} px wide on a 360 px screen"
     page.screenshot(path=str(ARTIFACTS / f"house-ride-{language}-360.png"))
     assert not [e for e in player.console_errors if "navigator.vibrate" not in e], player.console_errors
-    context.close()
+    player.context.close()
 
 
 def test_in_zhejiang_a_rider_alone_gets_the_bet_box_and_chooses_a_stake_above_the_fixed_one(server, browser,
@@ -106,24 +84,10 @@ def test_in_zhejiang_a_rider_alone_gets_the_bet_box_and_chooses_a_stake_above_th
     settings.GAMES_NEXT_HAND_SECONDS = 3600
     settings.GAMES_BOT_SECONDS = 0
     user = get_user_model().objects.create_user("ride-zj", "ride-zj@example.com", "a-long-password-1", language="en")
-
-    def stacked(run):
-        # Seat order from the bank's left: the newcomer 10, the bots 6 and 6 (each hits a 7: bust), the bank 9.
-        run.meta["next_hand_at"] = None
-        deck = ["10S", "6H", "6D", "9C", "7H", "7D"] if run.state.hand_no == 0 else []
-        run.apply("system", "start_hand", {"seed_hex": secrets.token_hex(32), "deck": deck})
-
-    create = rooms.room_create
-    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)
-    monkeypatch.setattr("games.services.moves._start_hand", stacked)
-    monkeypatch.setattr(rooms, "room_create", lambda **kw: create(**{**kw, "overrides": {
-        "push_cap": 5, "base_stake_rule": "fixed", "base_stake": 10}}))
-    room = services.practice_open(user=user, preset="zhejiang-ten-half")
-    context = browser.new_context(viewport=PHONE, bypass_csp=True, locale="en-US")
-    player = Player(context, server, user.username, [])
-    log_in(context, server, user)
-    page = player.goto(f"/r/{room.code}/")
-    player.wait_connected()
+    # Seat order from the bank's left: the newcomer 10, the bots 6 and 6 (each hits a 7: bust), the bank 9.
+    room = practice_here(monkeypatch, user, "zhejiang-ten-half", ["10S", "6H", "6D", "9C", "7H", "7D"],
+                         overrides={"push_cap": 5, "base_stake_rule": "fixed", "base_stake": 10})
+    player, page = phone_table(browser, server, user, room, "en-US")
 
     player.wait_view("v.you && v.hand && v.phase === 'playing'")
     assert page.locator("#bet-box").count() == 0  # a fixed stake: nothing to choose
@@ -151,4 +115,4 @@ def test_in_zhejiang_a_rider_alone_gets_the_bet_box_and_chooses_a_stake_above_th
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "house-ride-zhejiang-360.png"))
     assert not [e for e in player.console_errors if "navigator.vibrate" not in e], player.console_errors
-    context.close()
+    player.context.close()
