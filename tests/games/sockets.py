@@ -168,6 +168,18 @@ async def seated_table(cast, preset="ten-half", *, overrides=None, extra=(), ban
     return room, tabs
 
 
+async def sit_and_start(tabs: dict, room, seated, buy_in: int) -> None:
+    """Every tab of `tabs` connected, the `seated` names sat with `buy_in` (each acknowledged) and the first of them's
+    start sent; every tab has drawn the table's version."""
+    for tab in tabs.values():
+        await tab.open()
+    for name in seated:
+        frame = await tabs[name].act("sit", buy_in=buy_in)
+        assert acked(frame), frame
+    assert acked(await tabs[seated[0]].act("start"))
+    await catch_up(tabs.values(), room)
+
+
 def me(view) -> dict | None:
     return next((s for s in view["seats"] if s["id"] == view["you"]), None)
 

@@ -5,7 +5,7 @@ else: the other challenger's and the banker's cards stay hidden until the hand's
 import pytest
 
 from tests.games.conftest import acked
-from tests.games.sockets import Tab, card_strings, catch_up, close_all, create_room, db
+from tests.games.sockets import Tab, card_strings, catch_up, close_all, create_room, db, sit_and_start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer", "no_resync")]
 
@@ -31,12 +31,7 @@ async def test_a_run_shows_the_runners_two_cards_to_all_and_no_other_card(cast, 
     room = await db(create_room)(cast["alice"], "ban-luck", overrides={"free_hand": True})
     tabs = {name: Tab(cast[name], room.code) for name in ("alice", "bob", "chen", "dara")}  # dara watches
     try:
-        for tab in tabs.values():
-            await tab.open()
-        for name in ("alice", "bob", "chen"):
-            assert acked(await tabs[name].act("sit", buy_in=900))
-        assert acked(await tabs["alice"].act("start"))
-        await catch_up(tabs.values(), room)
+        await sit_and_start(tabs, room, ("alice", "bob", "chen"), 900)
         seated = [tabs[n] for n in ("alice", "bob", "chen")]
         for tab in seated:
             if "bet" in tab.view["legal_actions"]:

@@ -7,7 +7,7 @@ import pytest
 from games import hand_records
 from games.models import Hand
 from tests.games.conftest import acked
-from tests.games.sockets import Tab, catch_up, close_all, create_room, db
+from tests.games.sockets import Tab, catch_up, close_all, create_room, db, sit_and_start
 
 # Every test opens sockets: a channel layer of its own event loop (tests/conftest.py).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
@@ -29,12 +29,7 @@ async def test_the_mattas_value_reaches_only_the_owner_until_the_hand_is_face_up
     room = await db(create_room)(cast["alice"], "seven-half-matta")
     tabs = {name: Tab(cast[name], room.code) for name in ("alice", "bob", "chen")}
     try:
-        for tab in tabs.values():
-            await tab.open()
-        await tabs["alice"].act("sit", buy_in=500)
-        await tabs["bob"].act("sit", buy_in=500)
-        await tabs["alice"].act("start")
-        await catch_up(tabs.values(), room)
+        await sit_and_start(tabs, room, ("alice", "bob"), 500)
         challenger = next(t for t in (tabs["alice"], tabs["bob"]) if t.view["role"] == "main")
         banker = next(t for t in (tabs["alice"], tabs["bob"]) if t.view["role"] == "banker")
         seat = challenger.view["you"]

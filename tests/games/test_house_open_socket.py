@@ -5,7 +5,7 @@ owner in every frame every connection received."""
 import pytest
 
 from tests.games.conftest import acked
-from tests.games.sockets import Tab, card_strings, catch_up, close_all, create_room, db
+from tests.games.sockets import Tab, card_strings, catch_up, close_all, create_room, db, sit_and_start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
 
@@ -29,12 +29,7 @@ async def test_an_open_shows_the_opened_hand_and_the_bank_and_nothing_else(cast,
     room = await db(create_room)(cast["alice"], "ban-luck-opens", buy_in_max=3000)
     tabs = {name: Tab(cast[name], room.code) for name in ("alice", "bob", "chen", "dara")}  # dara watches
     try:
-        for tab in tabs.values():
-            await tab.open()
-        for name in ("alice", "bob", "chen"):
-            assert acked(await tabs[name].act("sit", buy_in=900))
-        assert acked(await tabs["alice"].act("start"))
-        await catch_up(tabs.values(), room)
+        await sit_and_start(tabs, room, ("alice", "bob", "chen"), 900)
         players = [tabs[n] for n in ("alice", "bob", "chen")]
         banker = next(t for t in players if t.view["role"] == "banker")
         for tab in players:

@@ -19,6 +19,7 @@ from tests.games.sockets import (
     me,
     random_moves,
     seated_table,
+    sit_and_start,
 )
 
 # Every test opens sockets: a channel layer of its own event loop (tests/conftest.py).
@@ -179,12 +180,7 @@ async def test_a_split_hand_that_busts_shows_nobody_the_other_hands_face_down_ca
     room = await db(create_room)(cast["alice"], "seven-half", overrides={"house_rules": True})
     tabs = {name: Tab(cast[name], room.code) for name in ("alice", "bob", "chen")}
     try:
-        for tab in tabs.values():
-            await tab.open()
-        await tabs["alice"].act("sit", buy_in=500)
-        await tabs["bob"].act("sit", buy_in=500)
-        await tabs["alice"].act("start")
-        await catch_up(tabs.values(), room)
+        await sit_and_start(tabs, room, ("alice", "bob"), 500)
         challenger = next(t for t in (tabs["alice"], tabs["bob"]) if t.view["role"] == "main")
         banker = next(t for t in (tabs["alice"], tabs["bob"]) if t.view["role"] == "banker")
         seat = challenger.view["you"]
