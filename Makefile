@@ -51,7 +51,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
-# PYTEST_ARGS: more arguments for pytest, e.g. .ci/run's marker expression for its second pass.
+# PYTEST_ARGS: more arguments for pytest, e.g. .ci/run's marker expressions (its passes without and with the browser).
 test: $(STAMP) browser deploy-tools catalogs lint
 	$(BIN)/pytest $(PYTEST_ARGS)
 
