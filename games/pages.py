@@ -12,7 +12,7 @@ from django.db.models import Q, Sum
 from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import selectors
 from games.engine import KNOBS, PRESETS, RulesError, find_variant, rules_from
@@ -259,10 +259,83 @@ WHY_TEXT = {"bank_empty": gettext_lazy("the bank was empty"), "backed_hand_void"
             "bust": gettext_lazy("bust"), "special": gettext_lazy("a special hand, paid at once"),
             "banker_special": gettext_lazy("the banker's special hand"), "mort": gettext_lazy("the Mort"),
             "natural": gettext_lazy("natural"),
-            "free_hand": gettext_lazy("a free hand (two-card 15), run")}  # house-rules.md "The free hand"
+            "free_hand": gettext_lazy("a free hand (two-card 15), run"),  # house-rules.md "The free hand"
+            "opened": gettext_lazy("opened by the banker")}  # house-rules.md "The banker opens hands one by one"
 ACTION_TEXT = {"hit": gettext_lazy("hits"), "stand": gettext_lazy("stands"), "double": gettext_lazy("doubles"),
                "split": gettext_lazy("splits"), "mort_accept": gettext_lazy("accepts the Mort"),
                "mort_decline": gettext_lazy("declines the Mort"), "escape": gettext_lazy("runs with a free hand")}
+
+
+# The house rules' events (house-rules.md), in the words of their table modules (static/js/house-*.js): each one's
+# line from (its data, the seat namer, the hand's banker).
+HOUSE_SILENT = {"bids_open", "betting_opened"}
+
+
+def _worth(total, cls) -> str:
+    """A hand's worth as house-open.js words it: its class when special, else its total."""
+    return str(class_label(cls)) if cls and cls not in ("ordinary", "bust") else show_total(total)
+
+
+def _bid(mult) -> str:
+    return pgettext("a bid for the bank (抢庄)", "×%(n)s") % {"n": mult}
+
+
+def _bid_made(d, n, _banker) -> str:
+    p = {"name": n(d.get("seat")), "bid": _bid(d.get("mult"))}
+    if d.get("mult"):
+        return _("%(name)s bids %(bid)s for the bank.") % p
+    if d.get("timeout"):
+        return _("%(name)s makes no bid (time ran out).") % p
+    if d.get("left"):
+        return _("%(name)s left: no bid.") % p
+    return _("%(name)s makes no bid.") % p
+
+
+def _auction_won(d, n, _banker) -> str:
+    p = {"name": n(d.get("seat")), "mult": d.get("mult"), "bid": d.get("bid"), "bank": amount(d.get("bank")),
+         "names": ", ".join(n(s) for s in d.get("tied") or [])}
+    if d.get("by") == "order":
+        text = _("Nobody bid: %(name)s banks %(bank)s in the usual order, at ×1.") % p
+    elif d.get("by") == "tie":
+        text = _("%(names)s tied at ×%(bid)s; the hand's shuffle picks %(name)s, who banks %(bank)s.") % p
+    else:
+        text = _("%(name)s wins the bank with ×%(bid)s and banks %(bank)s.") % p
+    if (d.get("mult") or 1) > 1:
+        text += " " + _("Every stake against this bank counts ×%(mult)s, win or lose, while %(name)s holds it.") % p
+    if (d.get("mult") or 0) < (d.get("bid") or 0):
+        text += " " + _("The bid was lowered to ×%(mult)s: no challenger's stack could cover a stake at ×%(bid)s.") % p
+    return text
+
+
+def _auction_started(d, _n, _banker) -> str:
+    text = _("Each player may bid ×1 to ×%(max)s for the bank, or make no bid.") % {"max": d.get("max")}
+    if d.get("sees_first_card"):
+        text += " " + _("Each bidder sees their own first card before bidding.")
+    return text
+
+
+def _matta_valued(d, n, banker) -> str:
+    p = {"name": n(d.get("seat")), "value": show_total(d.get("value"))}
+    if d.get("seat") == banker:
+        return _("The bank's matta (the king of coins) counts as %(value)s.") % p
+    return _("%(name)s's matta (the king of coins) counts as %(value)s.") % p
+
+
+HOUSE_EVENTS = {
+    "auction_started": _auction_started,
+    "bid_made": _bid_made,
+    "auction_won": _auction_won,
+    "bank_opened": lambda d, n, b: _("%(name)s opens the bank with %(amount)s.") % {  # after auction_won, in the hand
+        "name": n(d.get("seat")), "amount": amount(d.get("amount"))},
+    "auction_due": lambda d, n, b: _("The bank will be bid for at the start of the next hand."),
+    "hand_opened": lambda d, n, b: _("%(banker)s opens %(name)s's hand: it is settled now against the bank's %(bank)s.") % {
+        "banker": n(d.get("by")), "name": n(d.get("seat")), "bank": _worth(d.get("banker_total"), d.get("banker_class"))},
+    "matta_valued": _matta_valued,
+    "ride_offered": lambda d, n, b: _("%(name)s won the last hand and may let it ride, up to %(cap)s.") % {
+        "name": n(d.get("seat")), "cap": amount(d.get("cap"))},
+    "ride_taken": lambda d, n, b: _("%(name)s lets it ride: %(amount)s.") % {
+        "name": n(d.get("seat")), "amount": amount(d.get("amount"))},
+}
 
 
 def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:
@@ -273,17 +346,29 @@ def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:
 
     lines = []
     started = False
+    banker, opened = None, {}
     for e in events:
         d = e["data"]
         t = e["type"]
         if t == "hand_started":
             started = True
+            banker = d.get("banker")
         if not started:
             continue
+        if t in HOUSE_SILENT or (t == "action" and d.get("action") == "open"):
+            continue  # the table's feed says nothing of these either (static/js/house-*.js): the next line tells it
         text, cards, minor = None, [], False
-        if t == "hand_started":
+        if t == "hand_started" and not d.get("banker") and d.get("auction"):
+            text = _("Hand %(n)s starts with the bank auction: the bank goes to the highest bid.") % {"n": d.get("hand_no")}
+        elif t == "hand_started":
             text = _("Hand %(n)s starts: %(banker)s banks %(bank)s, base stake %(base)s.") % {
                 "n": d.get("hand_no"), "banker": n(d.get("banker")), "bank": amount(d.get("bank")), "base": amount(d.get("base_stake"))}
+        elif t in HOUSE_EVENTS:
+            if t == "auction_won":
+                banker = d.get("seat")
+            elif t == "hand_opened":
+                opened[d.get("seat")] = d
+            text = HOUSE_EVENTS[t](d, n, banker)
         elif t == "seat_sits_out":
             text = _("%(name)s sits this hand out.") % {"name": n(d.get("seat"))}
         elif t in ("bet_confirmed", "bet_defaulted"):
@@ -340,6 +425,11 @@ def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:
             text = _("%(who)s: %(outcome)s ×%(mult)s, %(amount)s.") % {
                 "who": who, "outcome": OUTCOME_TEXT.get(d.get("outcome"), d.get("outcome")),
                 "mult": d.get("multiplier", 0), "amount": signed(d.get("paid", 0), d.get("outcome"))}
+            if d.get("why") == "opened" and d.get("bettor") in opened:
+                at = opened[d.get("bettor")]
+                text += " " + _("Opened: %(hand)s against the bank's %(bank)s.") % {
+                    "hand": _worth(at.get("total"), at.get("class")),
+                    "bank": _worth(at.get("banker_total"), at.get("banker_class"))}
         elif t == "hand_settled":
             text = _("Settled: the bank holds %(bank)s.") % {"bank": amount(d.get("bank"))}
         elif t == "jackpot_won":

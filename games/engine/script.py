@@ -186,13 +186,19 @@ def _output(run: _Runner) -> dict:
     banker = last["banker"]
     stacks = dict(settled["stacks"])
     stacks[banker] = stacks.get(banker, 0) + settled["bank"]
+    matta = s.rules.matta != "off"  # house-rules.md "The matta": a hand holding it shows the value it took
+
+    def one(p: dict) -> dict:
+        out = {"cards": p["cards"], "total": p["total"], "class": p["class"], "bust": p["bust"], "stake": p["stake"]}
+        if matta and p.get("matta") is not None:
+            out["matta"] = p["matta"]
+        return out
+
     hands = {}
     for seat, phs in last["hands"].items():
-        first = {"cards": phs[0]["cards"], "total": phs[0]["total"], "class": phs[0]["class"],
-                 "bust": phs[0]["bust"], "stake": phs[0]["stake"]}
+        first = one(phs[0])
         if len(phs) > 1:
-            first["hands"] = [{"cards": p["cards"], "total": p["total"], "class": p["class"], "bust": p["bust"],
-                               "stake": p["stake"]} for p in phs]
+            first["hands"] = [one(p) for p in phs]
         hands[seat] = first
     results = [{k: r[k] for k in ("bettor", "kind", "backs", "stake", "outcome", "multiplier", "bank_mult", "due",
                                   "paid") if k in r} for r in last["results"]]
@@ -227,6 +233,8 @@ def _output(run: _Runner) -> dict:
         for e in run.events:
             if e["type"] == "hand_started":
                 stakes.append({"hand_no": e["hand_no"], "banker": e["banker"], "base_stake": e["base_stake"]})
+            elif e["type"] == "auction_won":
+                stakes[-1]["banker"] = e["seat"]  # a hand that began with the bank auction: its winner banks it
             elif e["type"] == "betting_closed":
                 stakes[-1]["stakes"] = e["stakes"]
             elif e["type"] == "hand_settled":

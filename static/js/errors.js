@@ -28,11 +28,15 @@ const TEXTS = () => ({
   bad_seed: gettext("A seed is 64 hexadecimal digits (32 bytes)."),
   bad_target: gettext("Choose a challenger who plays this hand."),
   bad_version: gettext("The table could not read that message."),
+  bad_visibility: gettext("The table could not read that message."),
   bank_empty: gettext("The bank is empty: refill it or pass it."),
   banker_does_not_bet: gettext("The bank does not bet."),
   banned: gettext("Your account is banned."),
   bet_locked: gettext("A confirmed bet cannot change."),
   choose_challenger: gettext("First choose the challenger you back."),
+  escape_too_late: gettext("A free hand runs only at its first decision, before another card is drawn or a hand opened."),
+  free_hand_off: gettext("This room plays without the free hand."),
+  hold_closed: gettext("This seat has been released."),
   club_members_only: gettext("This room is for the members of its club."),
   fixed_stake: gettext("Every stake is the base stake in this game."),
   illegal_action: gettext("You cannot do that now."),
@@ -43,12 +47,15 @@ const TEXTS = () => ({
   kick_self: gettext("Leave instead of removing yourself."),
   kicked: gettext("The host removed you from this room."),
   muted: gettext("You are muted and cannot chat."),
+  must_hit_below_16: gettext("Below 16 you must draw another card."),
   must_bet: gettext("Challengers must stake; when time runs out the default stake is placed."),
   no_commitment: gettext("No seed is committed for the next hand yet: send yours once it is."),
   no_message: gettext("There is no such message in this room."),
   no_player: gettext("There is no such player."),
   no_room: gettext("There is no such room."),
   not_allowed: gettext("You cannot do that here."),
+  not_a_free_hand: gettext("Only two cards worth exactly 15 make a free hand."),
+  not_openable: gettext("That challenger's hand is settled already."),
   not_away: gettext("You are not away."),
   not_banker: gettext("Only the banker can do that."),
   not_enough_players: gettext("A hand needs a banker and at least one challenger."),
@@ -58,7 +65,9 @@ const TEXTS = () => ({
   not_side_bettor: gettext("Only side bettors choose a challenger to back."),
   not_your_turn: gettext("It is not your turn."),
   rate_limited: gettext("Too many messages: wait a moment."),
+  reason_required: gettext("Say why."),
   report_self: gettext("You cannot report yourself."),
+  retire_not_allowed: gettext("You may retire once the bank's net profit is at least the opening bank."),
   room_closed: gettext("This room is closed."),
   seat_taken: gettext("That seat is taken."),
   seed_too_late: gettext("The cards of this hand are dealt: your seed goes into the next hand."),
@@ -84,6 +93,11 @@ export function errorText(code, { view = null, cfg = null } = {}) {
   }
   if (code === "stake_not_multiple" && rules) {
     return interpolate(gettext("Stakes are multiples of the base stake (%(base)s)."), { base: number(rules.base_stake) }, true);
+  }
+  if (code === "must_hit_below_open_from") { // house-rules.md "The banker opens hands one by one"
+    return rules && rules.banker_open_from
+      ? interpolate(gettext("Below %(n)s the bank must draw another card."), { n: rules.banker_open_from }, true)
+      : gettext("The bank must draw another card first.");
   }
   const text = TEXTS()[code];
   return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);

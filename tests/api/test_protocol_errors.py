@@ -43,8 +43,10 @@ def variants(action: str, seats: list[str]) -> list[dict]:
     targets = [*seats, "s0"]
     if action in ("chip", "bet", "refill", "open_bank", "take_bank", "seed_jackpot", "top_up"):
         return AMOUNTS
-    if action in ("back", "kick"):
+    if action in ("back", "kick", "open"):
         return [{}, *({"seat": s} for s in targets)]
+    if action == "bid":  # the bank auction (house-rules.md): no number, below zero, no bid, a bid, above auction_max
+        return [{}, *({"mult": m} for m in ("x", -1, 0, 1, 99))]
     if action == "side_bet":
         return [{}, *({"backs": s, "amount": a} for s in targets for a in (0, 20))]
     if action == "sit":
@@ -86,7 +88,8 @@ def move(room, users: dict[str, object]) -> bool:
     state = state_from_json(table.state)
     for seat_id, user in users.items():
         v = view(state, seat_id)
-        chosen = ("no_bet", {}) if "no_bet" in v["legal_actions"] else sensible_move(v)
+        chosen = ("no_bet", {}) if "no_bet" in v["legal_actions"] else ("bid", {"mult": 1}) \
+            if "bid" in v["legal_actions"] else sensible_move(v)
         if chosen is not None:
             services.action_submit(room_id=room.pk, user=user, action=chosen[0], args=chosen[1])
             return True
@@ -94,7 +97,9 @@ def move(room, users: dict[str, object]) -> bool:
 
 
 GAMES = [("ten-half", {}), ("seven-half", {"house_rules": True, "jackpot_enabled": True}),
-         ("zhejiang-ten-half", {}), ("ban-luck", {})]
+         ("zhejiang-ten-half", {}), ("ban-luck", {}),
+         # the house rules' actions (house-rules.md): the banker's `open`, the free hand's `escape`, the auction's `bid`
+         ("ban-luck-opens", {}), ("ten-half-auction", {})]
 
 
 @pytest.mark.parametrize(("preset", "overrides"), GAMES, ids=[g for g, _o in GAMES])
@@ -138,6 +143,10 @@ def test_every_refusal_of_every_action_is_a_code_its_row_lists(cast, settings, c
     if preset == "ten-half":  # the examples docs/protocol.md names, and a locked bet
         assert {"not_your_turn"} <= seen["open_bank"] and {"bad_amount"} <= seen["confirm"]
         assert {"bet_locked", "choose_challenger"} <= seen["chip"]
+    if preset == "ban-luck-opens":  # the banker's open and the free hand's run, refused at least as the row says
+        assert {"not_your_turn", "illegal_action"} <= seen["open"] and "escape" in seen, seen.get("open")
+    if preset == "ten-half-auction":
+        assert {"bad_amount", "bid_too_high", "not_bidding"} <= seen["bid"] and "bank_auction" in seen["take_bank"], seen.get("bid")
 
 
 @pytest.mark.usefixtures("fresh_layer")
