@@ -29,6 +29,11 @@ CASES = {
         "B opens C1's hand: it is settled now against the bank's 16.",
         "C1: win ×1, +100. Opened: 17 against the bank's 16.",
     ],
+    "house-free-hand-banker-escapes": ["Every stake not yet settled comes back."],
+    "house-auction-multiplied-settlement": [],  # no event of it shows as its bare name
+    "house-auction-after-bank-turn": [],
+    "house-banker-opens-two-then-bust": [],
+    "house-ride-zhejiang": [],
     "house-free-hand-challenger-escapes": ["C1 runs with a free hand.", "C1's stake comes back: no win, no loss."],
     "house-matta-bank": ["The bank's matta (the king of coins) counts as 3."],
     "house-matta-alone": ["C1's matta (the king of coins) counts as ½."],
