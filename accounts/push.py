@@ -79,12 +79,14 @@ def _clean_endpoint(endpoint) -> str:
     try:
         parts = urlsplit(endpoint)
         host = (parts.hostname or "").lower()
+        port = parts.port  # a port out of range or not a number is a ValueError
     except ValueError:
         raise PushError("bad_endpoint", _("The subscription's endpoint is not a URL.")) from None
     # Push services speak HTTPS; plain HTTP only to a listed service on this machine (a local one, in tests).
     if not (parts.scheme == "https" or parts.scheme == "http" and _loopback(host)) or parts.username is not None:
         raise PushError("bad_endpoint", _("The subscription's endpoint is not an HTTPS URL."))
-    if not _host_allowed(host):
+    # A listed service on another port is another server on that host, not the push service the list names.
+    if not _host_allowed(host) or parts.scheme == "https" and port not in (None, 443):
         raise PushError("bad_endpoint", _("This push service is not one the site sends to."))
     return endpoint
 

@@ -258,6 +258,11 @@ GOOD = Browser("https://fcm.googleapis.com/fcm/send/abc").subscription()
     ({"subscription": {"endpoint": GOOD["endpoint"]}}, "bad_subscription"),
     ({"subscription": {**GOOD, "endpoint": "http://fcm.googleapis.com/fcm/send/abc"}}, "bad_endpoint"),
     ({"subscription": {**GOOD, "endpoint": "https://intranet.example/admin"}}, "bad_endpoint"),
+    # A listed host on another port is another server there, not the push service.
+    ({"subscription": {**GOOD, "endpoint": "https://fcm.googleapis.com:8443/fcm/send/abc"}}, "bad_endpoint"),
+    ({"subscription": {**GOOD, "endpoint": "https://fcm.googleapis.com:80/fcm/send/abc"}}, "bad_endpoint"),
+    ({"subscription": {**GOOD, "endpoint": "https://fcm.googleapis.com:99999/fcm/send/abc"}}, "bad_endpoint"),
+    ({"subscription": {**GOOD, "endpoint": "https://fcm.googleapis.com:x/fcm/send/abc"}}, "bad_endpoint"),
     ({"subscription": {**GOOD, "endpoint": "https://fcm.googleapis.com/" + "x" * 1000}}, "bad_endpoint"),
     ({"subscription": {**GOOD, "endpoint": ["https://fcm.googleapis.com/"]}}, "bad_endpoint"),
     ({"subscription": {**GOOD, "keys": {**GOOD["keys"], "p256dh": b64(b"\x04" + bytes(64))}}}, "bad_subscription"),
