@@ -14,4 +14,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "avatar_colour", "deck_art"]
+        fields = ["display_name", "avatar_colour", "deck_art", "screen_reader"]
+        labels = {"screen_reader": _("Screen reader mode at the table")}
+        help_texts = {"screen_reader": _("The table told as a document, with announcements and one-key commands; "
+                                         "V turns it on or off at the table.")}

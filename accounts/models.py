@@ -42,6 +42,9 @@ class User(AbstractUser):
     # logs in on and to the e-mails sent to them (accounts/language.py). Empty: the browser's Accept-Language.
     language = models.CharField(_("language"), max_length=10, blank=True)
     deck_art = models.CharField(_("deck art"), max_length=12, blank=True, default="", choices=DECK_ART)
+    # The table's screen-reader mode (docs/accessibility.md): the table told as a document, announcements and one-key
+    # commands, on every device the player logs in on. Nothing about the game changes, for them or anyone else.
+    screen_reader = models.BooleanField(_("screen reader mode"), default=False)
     # Moderation state, read on every socket; games/moderation.py sets it and logs who did and why.
     muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
     banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)

@@ -1,8 +1,9 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from .forms import ProfileForm
 from .models import ApiToken
@@ -46,3 +47,20 @@ def profile(request: HttpRequest) -> HttpResponse:
         "form": form, "new_secret": new_secret,
         "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True),
     })
+
+
+@require_POST
+def screen_reader(request: HttpRequest) -> JsonResponse:
+    """The screen-reader mode on (`on=1`) or off (`on=0`) on the player's profile, from the table's menu or its V key
+    (static/js/blind.js); the profile form sets it too. Any other value is refused (400) and changes nothing. Codes,
+    not sentences: the page words them."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "not_logged_in"}, status=403)
+    value = request.POST.get("on")
+    if value not in ("0", "1"):
+        return JsonResponse({"error": "bad_value"}, status=400)
+    on = value == "1"
+    if request.user.screen_reader != on:
+        request.user.screen_reader = on
+        request.user.save(update_fields=["screen_reader"])
+    return JsonResponse({"on": on})

@@ -26,6 +26,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/", include("config.api_urls")),  # the JSON API (docs/api.md)
     path("profile/", account_views.profile, name="profile"),
+    path("profile/screen-reader/", account_views.screen_reader, name="screen_reader"),  # static/js/blind.js
     # The JS strings (gettext in static/js), in the visitor's language: the pages that check a deal load them all, the
     # others go without the check's sentences (a third of what the table page would load).
     path("jsi18n/", CompactJavaScriptCatalog.as_view(leave_out=("fair-deal check", "house rule")),

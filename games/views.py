@@ -158,6 +158,8 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "buy_in_min": found.buy_in_min, "buy_in_max": found.buy_in_max, "buy_in_default": buy_in_default,
             "user": request.user.pk,
             "host": found.host_id, "preset": found.preset, "server_now": time.time(),
+            # The screen-reader mode (static/js/blind.js): on for this player, and where the menu and V keep it.
+            "screen_reader": request.user.screen_reader, "screen_reader_url": _url("screen_reader"),
             # The menu's list and a hand by number, of this room even once it has closed and its code moved on.
             "hands_url": _url("games:room_hands", code=found.code) + f"?room={found.pk}&menu=1",
             "hand_url": _url("games:room_hand", code=found.code, number=0).replace("/0/", "/{n}/")
