@@ -18,12 +18,14 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import formats, timezone
 from PIL import Image
 
 from games import ledger, ledger_shares, services
 from games.engine import bot_decide, state_from_json, view
 from games.engine.cards import DECKS
-from games.ledger_card import HEIGHT, WIDTH, font_file
+from games.ledger import room_ledger
+from games.ledger_card import HEIGHT, WIDTH, card_text, font_file
 from games.models import Hand, HandSeat, LedgerShare, Seat
 from games.roles import MODERATORS, ensure_moderators_group
 from games.services.run import _owned
@@ -364,3 +366,39 @@ def test_the_card_is_a_png_of_its_size_in_the_viewers_language(people, stacked):
     assert english.content != chinese.content  # the words are the viewer's
     if os.path.exists("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"):
         assert "CJK" in font_file()[0]  # Chinese names are drawn, not boxes
+
+
+def test_the_card_says_who_pays_whom_the_nights_hours_and_the_biggest_winner(people, stacked):
+    room = small_night(people, hands=3)
+    services.room_close(room_id=room.pk, by=people["alice"])
+    room.refresh_from_db()
+    book = room_ledger(room)
+    text = card_text(book)
+    nets = {p.name: p.net for p in book.people}
+    assert [value for _name, _net, value in text.nets] == sorted(nets.values(), reverse=True)
+    # The transfers square every net: what each pays out and takes in is their net, and nobody pays themself.
+    squared = dict.fromkeys(nets, 0)
+    for payer, payee, amount in text.transfers:
+        assert payer != payee
+        squared[payer] -= int(amount.replace(",", ""))
+        squared[payee] += int(amount.replace(",", ""))
+    assert squared == nets
+    assert len(text.transfers) == len(book.settle_up()) < len(nets)
+    top = max(nets, key=nets.get)
+    if nets[top] > 0:
+        assert text.winner == f"Biggest winner: {top}, +{nets[top]:,}"
+    else:
+        assert text.winner is None
+    start, end = timezone.localtime(room.created_at), timezone.localtime(room.closed_at)
+    assert f"{formats.time_format(start)} to {formats.time_format(end)}" in text.about
+
+
+def test_a_card_of_even_nets_has_no_transfers_and_no_winner(people, stacked):
+    room = services.room_create(host=people["alice"], preset="ten-half")
+    for name in ("alice", "bob"):
+        services.seat_take(room_id=room.pk, user=people[name], buy_in=500)
+    services.room_close(room_id=room.pk, by=people["alice"])
+    room.refresh_from_db()
+    text = card_text(room_ledger(room))
+    assert [net for _name, net, _value in text.nets] == ["0", "0"]
+    assert text.transfers == [] and text.winner is None
