@@ -164,6 +164,16 @@ def chat_hidden(room_id: int, message_id: int) -> None:
     _send(room_id, {"type": "chat.hidden", "id": message_id})
 
 
+def clock_asked(room_id: int, seat_id: str, user_id: int) -> None:
+    """A seated player asked the host for a longer clock (games/services/clock_ask.py): codes, worded by the page."""
+    _send(room_id, {"type": "clock.asked", "seat": seat_id, "user": user_id})
+
+
+def clock_answered(room_id: int, outcome: str, seconds: int | None, seats: list[str], users: list[int]) -> None:
+    """The host granted `seconds` more on each clock, or dismissed: the answer to the asks of `seats` (`users`)."""
+    _send(room_id, {"type": "clock.answered", "outcome": outcome, "seconds": seconds, "seats": seats, "users": users})
+
+
 def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 

@@ -86,6 +86,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                                                   socket=self.channel_name)
         self.present = True
         await self.send_snapshot()
+        if room.host_id == user.pk:  # the asks for a longer clock still waiting for the host (nobody else's page)
+            for frame in await db(services.clock_asks_pending)(room_id=room.pk, user=user):
+                await self.send_json({**frame, "version": self.version})
         if seat_id:
             await db(presence)(room.pk, seat_id, True)
         _watch(self)
@@ -176,6 +179,13 @@ class TableConsumer(AsyncWebsocketConsumer):
                     target_user_id=message.get("user"), message_id=message.get("message"),
                     seat_id=message.get("seat"))
                 await self.send_json({"type": "reported", "version": self.version})
+            elif kind == "clock_ask":  # the answers are the room's `clock_asked` and `clock_answered` frames
+                await db(services.clock_ask)(room_id=self.room.pk, user=self.scope["user"])
+            elif kind == "clock_grant":
+                await db(services.clock_grant)(
+                    room_id=self.room.pk, user=self.scope["user"], seconds=message.get("seconds"))
+            elif kind == "clock_dismiss":
+                await db(services.clock_dismiss)(room_id=self.room.pk, user=self.scope["user"])
             elif kind == "visibility":
                 await self.on_visibility(message.get("visible"))
             elif kind == "ping":
@@ -362,6 +372,14 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def chat_hidden(self, event: dict) -> None:
         await self.send_json({"type": "chat_hidden", "id": event["id"], "version": self.version})
+
+    async def clock_asked(self, event: dict) -> None:
+        await self.send_json({"type": "clock_asked", "seat": event["seat"], "user": event["user"],
+                              "version": self.version})
+
+    async def clock_answered(self, event: dict) -> None:
+        await self.send_json({"type": "clock_answered", "outcome": event["outcome"], "seconds": event["seconds"],
+                              "seats": event["seats"], "users": event["users"], "version": self.version})
 
     async def user_banned(self, event: dict) -> None:
         # A moderator banned this user: every open socket closes at once (games/moderation.py).

@@ -11,20 +11,22 @@
   (docs/rules.md, "Who may read a hand record").
 - `LedgerShare`: a link to a closed room's settle-up (docs/ledger.md).
 - `ChatMessage`: the room's chat.
+- `ClockAsk`: a seated player's ask for a longer clock, pending until the host answers.
 
-One module per part: rooms.py, clubs.py, hands.py, moderation.py; import them from here.
+One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py; import them from here.
 
 Writes go through games.services only. `Table.state` holds secrets (the stock, face-down cards):
 it never leaves the server except through `engine.view`.
 """
 
+from games.models.clock_asks import ClockAsk
 from games.models.clubs import Club, ClubJoinRequest, ClubMember
 from games.models.hands import Hand, HandEvent, HandSeat, HandShare, LedgerShare, RoomVisit, ShareLink
 from games.models.moderation import ChatMessage, HouseVariant, ModerationLog, Report
 from games.models.rooms import PRESET_CHOICES, GameSetting, Room, Seat, Table, new_invite_token
 
 __all__ = [
-    "PRESET_CHOICES", "ChatMessage", "Club", "ClubJoinRequest", "ClubMember", "GameSetting", "Hand", "HandEvent",
-    "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog", "Report", "Room", "RoomVisit", "Seat",
+    "PRESET_CHOICES", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember", "GameSetting", "Hand",
+    "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog", "Report", "Room", "RoomVisit", "Seat",
     "ShareLink", "Table", "new_invite_token",
 ]

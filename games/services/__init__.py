@@ -24,12 +24,14 @@ The modules, in layers: each imports only modules listed before it.
 - rooms.py     room_create, practice_open, check_seed, room_check_access, room_close, seat_remove, room_rules_update, seat_take, seat_leave
 - chat.py      chat_post
 - names.py     display_name_sync (a renamed player's seats)
+- clock_ask.py clock_ask, clock_grant, clock_dismiss, clock_asks_pending: asking the host for a longer clock
 Callers use this package's names (`services.action_submit`, `from games.services import GameError`). Tests
 move the time at games.services.run._now and stack a hand's deck at games.services.moves._start_hand.
 """
 
 from games.services.chat import chat_post
 from games.services.clock import sweep, table_wake
+from games.services.clock_ask import clock_ask, clock_asks_pending, clock_dismiss, clock_grant
 from games.services.commands import (
     ACTIONS_PER_USER,
     ARG_TYPES,
@@ -57,7 +59,8 @@ from games.services.save import RELEASE_AWAY
 
 __all__ = [
     "ACTIONS_PER_USER", "ARG_TYPES", "PLAYER_ACTIONS", "PROCESS_BEAT", "RELEASE_AWAY", "ROOM_ACTIONS", "GameError",
-    "Result", "action_submit", "away_release_seconds", "chat_post", "check_seed", "display_name_sync", "practice_open",
+    "Result", "action_submit", "away_release_seconds", "chat_post", "check_seed", "clock_ask", "clock_asks_pending",
+    "clock_dismiss", "clock_grant", "display_name_sync", "practice_open",
     "presence_set", "process_beat", "room_check_access", "room_close", "room_create", "room_rules_update",
     "seat_leave", "seat_remove", "seat_take", "storable_text", "sweep", "table_wake",
 ]
