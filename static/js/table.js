@@ -310,6 +310,7 @@ function render() {
   focusTurn();
   offerPush(S.view);
   ledgerSeen(); // the menu's Ledger tab asks for its figures again when they change (static/js/ledger.js)
+  if (S.blind) S.blind(); // the screen-reader mode's document and announcements (static/js/blind.js)
 }
 
 // Three modules load only when they are wanted, not with the table (its page's weight: tests/e2e/test_csp.py).
@@ -1068,6 +1069,7 @@ document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
   const tag = (e.target.tagName || "").toLowerCase();
   if (["input", "textarea", "select"].includes(tag) || document.querySelector("dialog[open]")) return;
+  if (e.code === "KeyV") return blind(!S.blind); // once on, blind.js takes its keys (V too) before this handler
   const target = { h: "#act-hit", s: "#act-stand" }[e.key.toLowerCase()] || (e.key === "Enter" && tag !== "button" && tag !== "a" ? "#act-confirm" : null);
   const btn = target && $(target);
   if (btn && !btn.disabled) {
@@ -1303,6 +1305,13 @@ $("#fair-seed-form").addEventListener("submit", (e) => {
   useSeed(text.toLowerCase());
 });
 $("#fair-seed-random").addEventListener("click", () => useSeed(null));
+
+// The screen-reader mode (static/js/blind.js, docs/accessibility.md): loaded when the player has it on or turns it on.
+function blind(on) {
+  return import("./blind.js").then((m) => m.blind(on, { S, cfg, send, legal, name, secondsLeft, render, socket }));
+}
+if (cfg.screen_reader) blind(1);
+$("#screen-reader").onchange = (e) => blind(e.target.checked);
 
 window.halfpoint = { state: S, socket }; // for the end-to-end tests and for debugging
 socket.connect();
