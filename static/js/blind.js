@@ -13,8 +13,9 @@ import { CLASS_NAMES } from "./feed.js";
 import { number, signed } from "./format.js";
 import { fmt, gettext, npgettext, pgettext } from "./i18n.js";
 
-const C = "screen reader"; // the context of every word of the mode: /jsi18n/ leaves them out, /jsi18n/blind/ serves them
-const w = (s) => pgettext(C, s);
+// Every word of the mode carries the context "screen reader", written out in each call for makemessages: /jsi18n/ leaves
+// them out, /jsi18n/blind/ serves them.
+const C = "screen reader";
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 const BURST_MS = 300; // frames closer than this to the one before are one burst: one announcement
@@ -93,7 +94,7 @@ function off() {
   Object.assign(M, { built: false, baseline: false, spoken: {}, pending: null, docKey: "", turnKey: null, seat: -1 });
   M.api.render();
   const toast = $("#toast");
-  toast.textContent = w("Screen reader mode off.");
+  toast.textContent = pgettext("screen reader", "Screen reader mode off.");
   toast.className = "toast ok";
   toast.hidden = false;
   setTimeout(() => { toast.hidden = true; }, 4000);
@@ -106,9 +107,9 @@ function build() {
   document.head.append(link);
   document.body.classList.add("blind");
   const section = h("section", { id: "blind", class: "blind-table", "aria-labelledby": "blind-title" },
-    h("h2", { id: "blind-title", text: w("Table") }),
+    h("h2", { id: "blind-title", text: pgettext("screen reader", "Table") }),
     h("div", { class: "blind-command" },
-      h("label", { for: "blind-command", text: w("Command (? for help)") }),
+      h("label", { for: "blind-command", text: pgettext("screen reader", "Command (? for help)") }),
       h("input", { id: "blind-command", type: "text", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
         enterkeyhint: "send", "aria-describedby": "blind-answer" })),
     h("p", { id: "blind-answer", class: "blind-answer", role: "status", "aria-live": "polite" }),
@@ -214,14 +215,16 @@ function alertText(text) {
   const box = $("#blind-alert");
   if (!box) return;
   box.textContent = "";
-  box.append(h("p", { text }));
+  if (text) box.append(h("p", { text }));
 }
 
 /** Once per moment of the player's own (their bet, their turn, a bank decision put to them): the table's status line
- * as an alert ("Your turn: Hit for a card, or Stand."). */
+ * as an alert ("Your turn: Hit for a card, or Stand.", "Your turn. Place your bet: add chips, then Confirm."). */
 function turnAlert(v) {
   const key = v && isMyTurn(v) ? momentKey(v) : null;
-  if (key && key !== M.turnKey) alertText(statusText() || gettext("Your turn!"));
+  // The turn's own line says "Your turn" already; a bet or a bank decision put to the player says it first.
+  if (key && key !== M.turnKey) alertText(v.phase === "playing" ? statusText() : `${pgettext("screen reader", "Your turn.")} ${statusText()}`);
+  else if (!key && M.turnKey) alertText(""); // the moment is over: its alert goes, silently
   M.turnKey = key;
 }
 
@@ -235,8 +238,8 @@ export function totalWords(total, bust) {
   const whole = Math.floor(total);
   const half = total - whole === 0.5;
   let said = number(whole);
-  if (half) said = whole ? fmt(w("%(n)s and a half"), { n: number(whole) }) : w("a half");
-  return bust ? fmt(w("bust at %(total)s"), { total: said }) : said;
+  if (half) said = whole ? fmt(pgettext("screen reader", "%(n)s and a half"), { n: number(whole) }) : pgettext("screen reader", "a half");
+  return bust ? fmt(pgettext("screen reader", "bust at %(total)s"), { total: said }) : said;
 }
 
 /** The cards of one hand: those face up by name, the player's own face-down ones by name too, the others counted. */
@@ -245,21 +248,21 @@ function cardsWords(ph, mine) {
   let hidden = 0;
   for (const c of ph.cards) {
     if (c.hidden || !c.card) hidden += 1;
-    else if (!c.up && mine) named.push(fmt(w("%(card)s, face down"), { card: describe(c.card) }));
+    else if (!c.up && mine) named.push(fmt(pgettext("screen reader", "%(card)s, face down"), { card: describe(c.card) }));
     else named.push(describe(c.card));
   }
-  if (hidden) named.push(fmt(npgettext(C, "%(n)s face-down card", "%(n)s face-down cards", hidden), { n: hidden }));
-  return named.length ? list(named) : w("no cards");
+  if (hidden) named.push(fmt(npgettext("screen reader", "%(n)s face-down card", "%(n)s face-down cards", hidden), { n: hidden }));
+  return named.length ? list(named) : pgettext("screen reader", "no cards");
 }
 
 /** The sentences about one hand of a seat: its cards, its total when seen, its class. */
 function handWords(ph, mine) {
-  const out = [fmt(w("Cards: %(cards)s."), { cards: cardsWords(ph, mine) })];
-  if (ph.total !== undefined) out.push(fmt(w("Total: %(total)s."), { total: totalWords(ph.total, ph.bust) }));
+  const out = [fmt(pgettext("screen reader", "Cards: %(cards)s."), { cards: cardsWords(ph, mine) })];
+  if (ph.total !== undefined) out.push(fmt(pgettext("screen reader", "Total: %(total)s."), { total: totalWords(ph.total, ph.bust) }));
   if (ph.class && ph.class !== "ordinary" && ph.class !== "bust") {
-    out.push(fmt(w("Hand: %(class)s."), { class: CLASS_NAMES()[ph.class] || ph.class }));
+    out.push(fmt(pgettext("screen reader", "Hand: %(class)s."), { class: CLASS_NAMES()[ph.class] || ph.class }));
   }
-  if (ph.doubled) out.push(w("Doubled."));
+  if (ph.doubled) out.push(pgettext("screen reader", "Doubled."));
   return out;
 }
 
@@ -270,11 +273,11 @@ function resultWords(v, id) {
   for (const r of hand.results || []) {
     if (r.bettor !== id || r.kind !== "main") continue;
     const mult = r.outcome === "win" || r.outcome === "lose" ? ` ×${r.multiplier}` : "";
-    out.push(fmt(w("Result: %(result)s."), { result: `${OUTCOMES()[r.outcome]}${mult} ${signed(r.outcome === "win" ? r.paid : -r.paid)}` }));
+    out.push(fmt(pgettext("screen reader", "Result: %(result)s."), { result: `${OUTCOMES()[r.outcome]}${mult} ${signed(r.outcome === "win" ? r.paid : -r.paid)}` }));
   }
   const banker = (v.last_hand && v.last_hand.banker) || v.banker;
   if (id === banker && hand.deltas && hand.deltas[id] !== undefined) {
-    out.push(fmt(w("The bank's result: %(n)s."), { n: signed(hand.deltas[id]) }));
+    out.push(fmt(pgettext("screen reader", "The bank's result: %(n)s."), { n: signed(hand.deltas[id]) }));
   }
   return out;
 }
@@ -282,45 +285,45 @@ function resultWords(v, id) {
 function stakeWords(v, id) {
   const bet = v.hand && v.hand.bets && v.hand.bets[id];
   if (!bet || !bet.amount) return [];
-  return [fmt(bet.confirmed ? w("Stake: %(n)s, confirmed.") : w("Stake: %(n)s, not confirmed yet."), { n: number(bet.amount) })];
+  return [fmt(bet.confirmed ? pgettext("screen reader", "Stake: %(n)s, confirmed.") : pgettext("screen reader", "Stake: %(n)s, not confirmed yet."), { n: number(bet.amount) })];
 }
 
 /** Everything about one seat, as sentences: role, turn, stack, stake, each hand, result. */
 function seatWords(v, seat) {
   const me = seat.id === v.you;
   const hand = v.hand;
-  const roles = [seat.banker ? w("banker") : seat.role === "side" ? w("side bettor") : w("challenger")];
-  if (seat.host) roles.push(w("host"));
-  if (seat.bot) roles.push(w("bot"));
-  if (seat.away) roles.push(w("away"));
-  if (seat.leaving) roles.push(w("leaving"));
-  const out = [fmt(w("Role: %(roles)s."), { roles: list(roles) })];
-  if (hand && hand.turn && hand.turn.seat === seat.id && !hand.over) out.push(me ? w("Your turn now.") : w("Their turn now."));
-  else if ((v.deadline_for || []).includes(seat.id)) out.push(me ? w("The table waits for you.") : w("The table waits for them."));
-  out.push(fmt(w("Stack: %(n)s."), { n: number(seat.stack) }));
+  const roles = [seat.banker ? pgettext("screen reader", "banker") : seat.role === "side" ? pgettext("screen reader", "side bettor") : pgettext("screen reader", "challenger")];
+  if (seat.host) roles.push(pgettext("screen reader", "host"));
+  if (seat.bot) roles.push(pgettext("screen reader", "bot"));
+  if (seat.away) roles.push(pgettext("screen reader", "away"));
+  if (seat.leaving) roles.push(pgettext("screen reader", "leaving"));
+  const out = [fmt(pgettext("screen reader", "Role: %(roles)s."), { roles: list(roles) })];
+  if (hand && hand.turn && hand.turn.seat === seat.id && !hand.over) out.push(me ? pgettext("screen reader", "Your turn now.") : pgettext("screen reader", "Their turn now."));
+  else if ((v.deadline_for || []).includes(seat.id)) out.push(me ? pgettext("screen reader", "The table waits for you.") : pgettext("screen reader", "The table waits for them."));
+  out.push(fmt(pgettext("screen reader", "Stack: %(n)s."), { n: number(seat.stack) }));
   out.push(...stakeWords(v, seat.id));
   const hands = (hand && hand.hands && hand.hands[seat.id]) || [];
   hands.forEach((ph, i) => {
     const said = handWords(ph, me);
-    if (hands.length > 1) said.unshift(fmt(w("Hand %(n)s:"), { n: i + 1 }));
+    if (hands.length > 1) said.unshift(fmt(pgettext("screen reader", "Hand %(n)s:"), { n: i + 1 }));
     out.push(...said);
   });
-  if (hand && hand.sitting_out && hand.sitting_out.includes(seat.id)) out.push(w("Sits this hand out."));
+  if (hand && hand.sitting_out && hand.sitting_out.includes(seat.id)) out.push(pgettext("screen reader", "Sits this hand out."));
   out.push(...resultWords(v, seat.id));
   return out;
 }
 
 function myHandWords(v) {
   const me = v.seats.find((x) => x.id === v.you);
-  if (!me) return [w("You have no seat: you are watching.")];
+  if (!me) return [pgettext("screen reader", "You have no seat: you are watching.")];
   const hands = (v.hand && v.hand.hands && v.hand.hands[me.id]) || [];
   const out = [];
   hands.forEach((ph, i) => {
     const said = handWords(ph, true);
-    if (hands.length > 1) said.unshift(fmt(w("Hand %(n)s:"), { n: i + 1 }));
+    if (hands.length > 1) said.unshift(fmt(pgettext("screen reader", "Hand %(n)s:"), { n: i + 1 }));
     out.push(...said);
   });
-  if (!hands.length) out.push(w("No cards yet."));
+  if (!hands.length) out.push(pgettext("screen reader", "No cards yet."));
   return out;
 }
 
@@ -328,19 +331,19 @@ function myHandWords(v) {
 function bankWords(v) {
   const r = v.rules;
   const out = [];
-  if (v.banker) out.push(fmt(w("%(name)s holds the bank: %(bank)s."), { name: M.api.name(v.banker), bank: number(v.bank) }));
-  else out.push(w("Nobody holds the bank."));
+  if (v.banker) out.push(fmt(pgettext("screen reader", "%(name)s holds the bank: %(bank)s."), { name: M.api.name(v.banker), bank: number(v.bank) }));
+  else out.push(pgettext("screen reader", "Nobody holds the bank."));
   const base = (v.hand && v.hand.base_stake) || r.base_stake;
-  if (r.fixed_stake) out.push(fmt(w("Every stake is the base stake: %(n)s."), { n: number(base) }));
+  if (r.fixed_stake) out.push(fmt(pgettext("screen reader", "Every stake is the base stake: %(n)s."), { n: number(base) }));
   else {
     const low = r.min_bet ?? r.base_stake;
-    if (r.max_bet !== null && r.max_bet !== undefined) out.push(fmt(w("Stakes from %(low)s to %(high)s."), { low: number(low), high: number(r.max_bet) }));
-    else out.push(fmt(w("Stakes from %(low)s, up to a player's stack."), { low: number(low) }));
-    if (r.stake_third_of_stack) out.push(w("A stake is at most a third of the player's stack."));
-    out.push(fmt(w("Base stake: %(n)s."), { n: number(base) }));
+    if (r.max_bet !== null && r.max_bet !== undefined) out.push(fmt(pgettext("screen reader", "Stakes from %(low)s to %(high)s."), { low: number(low), high: number(r.max_bet) }));
+    else out.push(fmt(pgettext("screen reader", "Stakes from %(low)s, up to a player's stack."), { low: number(low) }));
+    if (r.stake_third_of_stack) out.push(pgettext("screen reader", "A stake is at most a third of the player's stack."));
+    out.push(fmt(pgettext("screen reader", "Base stake: %(n)s."), { n: number(base) }));
   }
   if (v.bank_turn_left != null) {
-    out.push(fmt(npgettext(C, "%(n)s hand left in this bank turn.", "%(n)s hands left in this bank turn.", v.bank_turn_left), { n: v.bank_turn_left }));
+    out.push(fmt(npgettext("screen reader", "%(n)s hand left in this bank turn.", "%(n)s hands left in this bank turn.", v.bank_turn_left), { n: v.bank_turn_left }));
   }
   return out;
 }
@@ -392,7 +395,7 @@ function drawDoc(v) {
   const box = $("#blind-doc");
   box.textContent = "";
   box.append(h("p", { id: "blind-status", text: doc.status.join(". ") }));
-  const mine = h("div", { class: "blind-seat", id: "blind-mine" }, h("h3", { text: w("Your hand") }),
+  const mine = h("div", { class: "blind-seat", id: "blind-mine" }, h("h3", { text: pgettext("screen reader", "Your hand") }),
     h("p", { text: doc.mine.join(" ") }));
   if (v.you) {
     const me = v.seats.find((x) => x.id === v.you);
@@ -400,15 +403,15 @@ function drawDoc(v) {
     mine.append(...seatButtons(v.you));
   }
   box.append(mine);
-  box.append(h("div", { class: "blind-seat", id: "blind-bank" }, h("h3", { text: w("The bank") }),
+  box.append(h("div", { class: "blind-seat", id: "blind-bank" }, h("h3", { text: pgettext("screen reader", "The bank") }),
     h("p", { text: doc.bank.join(" ") })));
   for (const [id, seatName, said] of doc.seats) {
     box.append(h("div", { class: "blind-seat", "data-seat": id }, h("h3", { text: seatName }),
       h("p", { text: said.join(" ") }), ...seatButtons(id)));
   }
   if (free.length) {
-    box.append(h("div", { class: "blind-seat", id: "blind-free" }, h("h3", { text: w("Free seats") }),
-      ...free.map((b) => proxy(b, fmt(w("Sit in seat %(n)s"), { n: Number(b.dataset.sit) + 1 })))));
+    box.append(h("div", { class: "blind-seat", id: "blind-free" }, h("h3", { text: pgettext("screen reader", "Free seats") }),
+      ...free.map((b) => proxy(b, fmt(pgettext("screen reader", "Sit in seat %(n)s"), { n: Number(b.dataset.sit) + 1 })))));
   }
 }
 
@@ -452,13 +455,13 @@ function onKey(e) {
       K: askClock, V: () => blind(false, M.api),
     }[letter[1]];
   }
-  if (!run && inBox && e.key.length === 1) run = () => answer(w("Unknown key. Press ? for the commands."));
+  if (!run && inBox && e.key.length === 1) run = () => answer(pgettext("screen reader", "Unknown key. Press ? for the commands."));
   if (!run) return;
   e.preventDefault();
   e.stopPropagation(); // table.js's own H, S and Enter would press the button a second time
   if (e.repeat) return;
   if (!M.api.S.view && !help && code !== "KeyV") {
-    answer(w("The table is not here yet."));
+    answer(pgettext("screen reader", "The table is not here yet."));
     return;
   }
   run();
@@ -466,7 +469,7 @@ function onKey(e) {
 
 function nextSeat(step) {
   const seats = otherSeats(M.api.S.view);
-  if (!seats.length) return answer(w("No other seat is taken."));
+  if (!seats.length) return answer(pgettext("screen reader", "No other seat is taken."));
   M.seat = ((M.seat < 0 && step < 0 ? 0 : M.seat) + step + seats.length) % seats.length;
   const seat = seats[M.seat];
   answer(`${seat.name}. ${seatWords(M.api.S.view, seat).join(" ")}`);
@@ -474,16 +477,16 @@ function nextSeat(step) {
 
 function lastLines(n) {
   const lines = (M.api.S.feed || []).filter((l) => !l.fair).slice(-n).map((l) => l.text);
-  answer(lines.length ? lines.join(" ") : w("Nothing has happened yet."));
+  answer(lines.length ? lines.join(" ") : pgettext("screen reader", "Nothing has happened yet."));
 }
 
 function timeWords() {
   const v = M.api.S.view;
   const left = M.api.secondsLeft();
   const waiting = v.deadline_for || [];
-  if (left === null || !waiting.length) return w("No clock is running.");
-  if (waiting.includes(v.you)) return fmt(npgettext(C, "%(n)s second left for you.", "%(n)s seconds left for you.", left), { n: left });
-  return fmt(npgettext(C, "%(n)s second left, waiting for %(names)s.", "%(n)s seconds left, waiting for %(names)s.", left),
+  if (left === null || !waiting.length) return pgettext("screen reader", "No clock is running.");
+  if (waiting.includes(v.you)) return fmt(npgettext("screen reader", "%(n)s second left for you.", "%(n)s seconds left for you.", left), { n: left });
+  return fmt(npgettext("screen reader", "%(n)s second left, waiting for %(names)s.", "%(n)s seconds left, waiting for %(names)s.", left),
     { n: left, names: list(waiting.map(M.api.name)) });
 }
 
@@ -507,33 +510,33 @@ function actionControls() {
 
 function actions() {
   const controls = actionControls();
-  if (!controls.length) return answer(w("No action is yours now."));
-  answer(fmt(w("Actions: %(list)s."), { list: list(controls.map(label)) }));
+  if (!controls.length) return answer(pgettext("screen reader", "No action is yours now."));
+  answer(fmt(pgettext("screen reader", "Actions: %(list)s."), { list: list(controls.map(label)) }));
   controls[0].focus();
 }
 
 function stakeAnswer() {
   const v = M.api.S.view;
   const me = v.seats.find((x) => x.id === v.you);
-  if (!me) return answer(w("You have no seat: you are watching."));
+  if (!me) return answer(pgettext("screen reader", "You have no seat: you are watching."));
   const out = [];
   const box = $("#bet-box");
-  if (box) out.push(fmt(w("Your bet: %(n)s, not confirmed yet."), { n: box.value || "0" }));
+  if (box) out.push(fmt(pgettext("screen reader", "Your bet: %(n)s, not confirmed yet."), { n: box.value || "0" }));
   else {
     const bet = v.hand && v.hand.bets && v.hand.bets[me.id];
     const side = v.hand && (v.hand.side_bets || []).find((b) => b.seat === me.id);
     if (bet && bet.amount) out.push(...stakeWords(v, me.id));
-    else if (side && side.amount) out.push(fmt(w("Side bet: %(n)s on %(name)s."), { n: number(side.amount), name: M.api.name(side.backs) }));
-    else if (me.id === v.banker) out.push(fmt(w("You hold the bank: %(n)s."), { n: number(v.bank) }));
-    else out.push(w("You have no stake this hand."));
+    else if (side && side.amount) out.push(fmt(pgettext("screen reader", "Side bet: %(n)s on %(name)s."), { n: number(side.amount), name: M.api.name(side.backs) }));
+    else if (me.id === v.banker) out.push(fmt(pgettext("screen reader", "You hold the bank: %(n)s."), { n: number(v.bank) }));
+    else out.push(pgettext("screen reader", "You have no stake this hand."));
   }
-  out.push(fmt(w("Stack: %(n)s."), { n: number(me.stack) }));
+  out.push(fmt(pgettext("screen reader", "Stack: %(n)s."), { n: number(me.stack) }));
   answer(out.join(" "));
 }
 
 function press(selector, word) {
   const button = $(selector);
-  if (!button || button.disabled) return answer(fmt(w("%(action)s is not possible now."), { action: word }));
+  if (!button || button.disabled) return answer(fmt(pgettext("screen reader", "%(action)s is not possible now."), { action: word }));
   button.click();
   answer(label(button) + ".");
 }
@@ -542,18 +545,18 @@ function confirmBet() {
   const button = $("#act-confirm");
   if (!button || button.disabled) {
     const why = $("#bet-why");
-    return answer(why && !why.hidden && why.textContent ? why.textContent : fmt(w("%(action)s is not possible now."), { action: gettext("Confirm") }));
+    return answer(why && !why.hidden && why.textContent ? why.textContent : fmt(pgettext("screen reader", "%(action)s is not possible now."), { action: gettext("Confirm") }));
   }
   const box = $("#bet-box");
   const amount = box ? box.value : ($("#my-bet") || {}).textContent;
   button.click();
-  answer(amount ? fmt(w("Bet confirmed: %(n)s."), { n: amount }) : label(button) + ".");
+  answer(amount ? fmt(pgettext("screen reader", "Bet confirmed: %(n)s."), { n: amount }) : label(button) + ".");
 }
 
 function betAnswer() {
   const box = $("#bet-box");
   const why = $("#bet-why");
-  const said = fmt(w("Your bet: %(n)s."), { n: box.value || "0" });
+  const said = fmt(pgettext("screen reader", "Your bet: %(n)s."), { n: box.value || "0" });
   answer(why && !why.hidden && why.textContent ? `${said} ${why.textContent}` : said);
 }
 
@@ -569,13 +572,13 @@ function chip(n) {
     }
     const reset = $("#act-reset");
     if (reset && !reset.disabled) { reset.click(); return answer(label(reset) + "."); }
-    return answer(w("There is no bet to change now."));
+    return answer(pgettext("screen reader", "There is no bet to change now."));
   }
   const chips = $$("#actions button.chip");
-  if (!chips.length) return answer(w("There is no bet to change now."));
+  if (!chips.length) return answer(pgettext("screen reader", "There is no bet to change now."));
   const button = chips[n - 1];
-  if (!button) return answer(fmt(npgettext(C, "There is %(n)s chip.", "There are %(n)s chips.", chips.length), { n: chips.length }));
-  if (button.disabled) return answer(fmt(w("%(action)s is not possible now."), { action: label(button) }));
+  if (!button) return answer(fmt(npgettext("screen reader", "There is %(n)s chip.", "There are %(n)s chips.", chips.length), { n: chips.length }));
+  if (button.disabled) return answer(fmt(pgettext("screen reader", "%(action)s is not possible now."), { action: label(button) }));
   button.click();
   if (box) betAnswer();
   else answer(label(button) + ".");
@@ -583,22 +586,20 @@ function chip(n) {
 
 function askClock() {
   import("./clock-ask.js")
-    .then((m) => {
-      m.askClock();
-      answer(w("You asked the host for a longer clock."));
-    })
-    .catch(() => answer(w("Asking the host for a longer clock is not available.")));
+    .then((m) => Promise.resolve(m.askClock()).then((sent) => answer(sent === false
+      ? gettext("Not connected: wait a moment and try again.") : pgettext("screen reader", "You asked the host for a longer clock."))))
+    .catch(() => answer(pgettext("screen reader", "Asking the host for a longer clock is not available.")));
 }
 
 const HELP = () => [
-  ["C", w("your hand and its total")], ["B", w("the bank and its stakes")],
-  ["P", w("the next seat (Shift+P: the one before)")], ["L", w("the last event (Shift+L: the last five)")],
-  ["T", w("the time left on the clock")], ["A", w("the actions you can take, and the focus on the first")],
-  ["M", w("your stake and your stack")], ["H", gettext("Hit")], ["S", gettext("Stand")],
-  [w("Enter"), gettext("Confirm")], ["1–9", w("add the n-th chip to your bet")], ["0", w("your bet back to the base stake")],
-  ["K", w("ask the host for a longer clock")], ["V", w("screen reader mode off")], ["?", w("these commands")],
+  ["C", pgettext("screen reader", "your hand and its total")], ["B", pgettext("screen reader", "the bank and its stakes")],
+  ["P", pgettext("screen reader", "the next seat (Shift+P: the one before)")], ["L", pgettext("screen reader", "the last event (Shift+L: the last five)")],
+  ["T", pgettext("screen reader", "the time left on the clock")], ["A", pgettext("screen reader", "the actions you can take, and the focus on the first")],
+  ["M", pgettext("screen reader", "your stake and your stack")], ["H", gettext("Hit")], ["S", gettext("Stand")],
+  [pgettext("screen reader", "Enter"), gettext("Confirm")], ["1–9", pgettext("screen reader", "add the n-th chip to your bet")], ["0", pgettext("screen reader", "your bet back to the base stake")],
+  ["K", pgettext("screen reader", "ask the host for a longer clock")], ["V", pgettext("screen reader", "screen reader mode off")], ["?", pgettext("screen reader", "these commands")],
 ];
 
 function helpText() {
-  return fmt(w("Commands: %(list)s."), { list: list(HELP().map(([key, what]) => fmt(w("%(key)s %(what)s"), { key, what }))) });
+  return fmt(pgettext("screen reader", "Commands: %(list)s."), { list: list(HELP().map(([key, what]) => fmt(pgettext("screen reader", "%(key)s %(what)s"), { key, what }))) });
 }

@@ -125,6 +125,9 @@ def test_the_mode_is_turned_on_with_v_kept_and_a_hand_is_played_with_keys(server
     assert "queen of hearts" in command(page, "c")
     page.wait_for_timeout(400)  # a burst would be said by now
     assert page.evaluate("window.halfpoint.blind.spoken.length") == 0
+    page.set_viewport_size({"width": 360, "height": 740})  # a phone: the document fits its width
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(ARTIFACTS / "blind-mode-360.png"), full_page=True)
 
     # A sighted player watching the same table: the table as ever.
     watcher_user = User.objects.create_user("ines", "ines@example.com", "a-long-password-1")
