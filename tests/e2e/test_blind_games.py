@@ -87,7 +87,8 @@ class Night:
         self.over: set[int] = set()
         self.done: set[str] = set()  # the blind player's decisions made: opened, declined, retired
         self.turns = 0  # the blind player's own turns played
-        self.read = False  # every reading command tried, at a turn as a challenger
+        self.read = False
+        self.bets = 0  # bets the blind player confirmed with 0, a digit and Enter  # every reading command tried, at a turn as a challenger
         self.sent: list[dict] = []  # the friend's commands: {t, seat, type, after}
         self.answers: dict[str, str] = {}
 
@@ -117,7 +118,16 @@ class Night:
     # -- one move by whoever has one --------------------------------------------------------------------------
     def step(self) -> bool:
         self.note_hand()
-        return self.step_blind() or self.step_friend()
+        return self.friend_retires() or self.step_blind() or self.step_friend()
+
+    def friend_retires(self) -> bool:
+        """A friend who banks first (the host's bank, or the draw's) retires at once, so that the bank comes to the player
+        in the mode (Ten and a Half's passes by turns)."""
+        v = self.friend.view()
+        if self.game != "ten-half" and "retire" in v["legal_actions"] and v.get("banker") == v["you"] \
+                and not self.banked(self.b):
+            return self.click(self.friend, "#act-retire", "bank_retire_requested")
+        return False
 
     def step_blind(self) -> bool:
         p, v = self.blind, self.blind.view()
@@ -131,11 +141,15 @@ class Night:
                 self.done.add("opened" if take else "declined")
             return True
         if v["phase"] == "betting" and "bet" in legal:
-            before = p.page.evaluate("document.querySelector('#bet-box') && document.querySelector('#bet-box').value")
-            command(p, "Digit1", answer=False)  # the first chip onto the bet
-            p.page.wait_for_function(f"document.querySelector('#bet-box').value !== {before!r}")
-            command(p, "Enter", answer=False)
-            p.wait_view("!v.legal_actions.includes('bet')")
+            base = v["hand"]["base_stake"]
+            answer = command(p, "Digit0")  # the bet back to the base stake
+            assert p.page.input_value("#bet-box") == str(base), answer
+            answer = command(p, "Digit1")  # and the first chip on it
+            chip = v["rules"]["chip_values"][0]
+            assert p.page.input_value("#bet-box") == str(base + chip), answer
+            answer = command(p, "Enter")
+            p.wait_view("!v.legal_actions.includes('bet')")  # confirmed
+            self.bets += 1
             return True
         if v["phase"] == "playing" and hand and hand["turn"] and hand["turn"]["seat"] == me \
                 and ("hit" in legal or "stand" in legal):
@@ -220,14 +234,9 @@ class Night:
         if v["phase"] == "betting" and "bet" in legal:
             return self.click(p, "#act-confirm", "bet_confirmed")
         if v["phase"] == "playing" and hand and hand["turn"] and hand["turn"]["seat"] == me:
-            if "retire" in legal and not self.banked(self.b) and v.get("banker") == me and self.game != "ten-half":
-                return self.click(p, "#act-retire", "bank_retire_requested")
             ph = hand["hands"][me][hand["turn"]["hand"]]
             must = "stand" not in legal or (self.game == "ban-luck" and ph.get("total", 0) < 16)
             return self.click(p, "#act-hit" if must else "#act-stand", "action")
-        if "retire" in legal and v.get("banker") == me and not self.banked(self.b) and hand and not hand["over"] \
-                and self.game != "ten-half":
-            return self.click(p, "#act-retire", "bank_retire_requested")
         if p.page.locator("#host-start:not([disabled])").count() and self.idle():
             self.note_hand()  # the hand just over counted before the next one starts
             if not self.finished():
