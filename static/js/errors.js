@@ -99,6 +99,12 @@ export function errorText(code, { view = null, cfg = null } = {}) {
       ? interpolate(gettext("Below %(n)s the bank must draw another card."), { n: rules.banker_open_from }, true)
       : gettext("The bank must draw another card first.");
   }
+  // Asking the host for a longer clock: its module (static/js/clock-ask.js) brought these words (/jsi18n/blind/).
+  if (code === "host_sets_clock") return pgettext("screen reader", "You host this room: there is nobody to ask.");
+  if (code === "clock_ask_wait") return pgettext("screen reader", "You asked less than two minutes ago: the host has your ask.");
+  if (code === "clock_at_most") return pgettext("screen reader", "The clock is already as long as it goes.");
+  if (code === "no_clock_ask") return pgettext("screen reader", "Nobody is waiting for an answer about the clock.");
+  if (code === "bad_seconds") return pgettext("screen reader", "Add 10, 20 or 30 seconds.");
   const text = TEXTS()[code];
   return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);
 }

@@ -151,6 +151,8 @@ function onFrame(f) {
       if (S.view) render();
       onStatus("closed", 4410);
       break;
+    case "clock_asked": case "clock_answered": // asking the host for a longer clock (static/js/clock-ask.js)
+      import("./clock-ask.js").then((m) => m.onFrame(f));
   }
 }
 
@@ -1313,5 +1315,6 @@ function blind(on) {
 if (cfg.screen_reader) blind(1);
 $("#screen-reader").onchange = (e) => blind(e.target.checked);
 
+$("#clock-ask").onclick = () => import("./clock-ask.js").then((m) => m.askClock());
 window.halfpoint = { state: S, socket }; // for the end-to-end tests and for debugging
 socket.connect();
