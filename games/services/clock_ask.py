@@ -44,16 +44,16 @@ def clock_ask(*, room_id: int, user) -> ClockAsk:
         run = _locked(room_id)  # one ask at a time per room: two at once would both pass the wait
         _open(run)
         if user.pk == run.room.host_id:
-            raise GameError("host_sets_clock", _("You are the host: the room's clock is yours to set."))
+            raise GameError("host_sets_clock", _("You host this room: there is nobody to ask."))
         seat_id = run.seat_of(user)
         if seat_id is None:
             raise GameError("not_seated", _("Take a seat first."))
         now = _dt(run.now)
         last = ClockAsk.objects.filter(room_id=room_id, user_id=user.pk).order_by("-asked_at").first()
         if last is not None and now - last.asked_at < ASK_WAIT:
-            raise GameError("clock_ask_wait", _("You asked a moment ago: the host has it."))
+            raise GameError("clock_ask_wait", _("You asked less than two minutes ago: the host has your ask."))
         if _at_most(run.room.rules):
-            raise GameError("clock_at_most", _("The clock is as long as it goes."))
+            raise GameError("clock_at_most", _("The clock is already as long as it goes."))
         ask = ClockAsk.objects.create(room_id=room_id, user_id=user.pk, seat=seat_id, asked_at=now)
         transaction.on_commit(lambda: broadcast.clock_asked(room_id, seat_id, user.pk))
     return ask
@@ -68,7 +68,7 @@ def _host(run: _Run, user) -> None:
 def _pending(run: _Run) -> list[ClockAsk]:
     pending = list(ClockAsk.objects.filter(room_id=run.room.pk, answered_at__isnull=True).order_by("asked_at"))
     if not pending:
-        raise GameError("no_clock_ask", _("Nobody is asking for a longer clock."))
+        raise GameError("no_clock_ask", _("Nobody is waiting for an answer about the clock."))
     return pending
 
 
@@ -92,7 +92,7 @@ def clock_grant(*, room_id: int, user, seconds) -> dict:
         pending = _pending(run)
         rules = run.room.rules
         if _at_most(rules):
-            raise GameError("clock_at_most", _("The clock is as long as it goes."))
+            raise GameError("clock_at_most", _("The clock is already as long as it goes."))
         clocks = {name: min(MOST[name], rules[name] + seconds) for name in CLOCKS}
         # The same lock, taken again in this transaction: the rules change and the answer commit together.
         room_rules_update(room_id=room_id, overrides={**run.room.overrides, **clocks}, by=user)
