@@ -4,12 +4,13 @@ it, so that a host who connects later still sees it; kept afterwards, as the tim
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class ClockAsk(models.Model):
     class Outcome(models.TextChoices):
-        GRANTED = "granted", _("granted")
-        DISMISSED = "dismissed", _("dismissed")
+        GRANTED = "granted", pgettext_lazy("clock ask", "granted")
+        DISMISSED = "dismissed", pgettext_lazy("clock ask", "dismissed")  # a report's "dismissed" is another word
 
     room = models.ForeignKey("games.Room", on_delete=models.CASCADE, related_name="clock_asks")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
