@@ -87,6 +87,7 @@ function off() {
   S.blind = null;
   document.body.classList.remove("blind");
   $("#felt").hidden = false;
+  for (const id of ["feed-live", "time-live"]) if ($("#" + id)) $("#" + id).hidden = false;
   if ($("#blind")) $("#blind").remove();
   document.removeEventListener("keydown", onKey, true);
   if (M.observer) M.observer.disconnect();
@@ -124,6 +125,8 @@ function build() {
     for (const c of changes) for (const n of c.addedNodes) if (n.textContent) alertText(n.textContent);
   });
   if ($("#time-live")) M.observer.observe($("#time-live"), { childList: true });
+  // The table's own live regions (the player's lines of the feed, the time left) are said here instead: once, not twice.
+  for (const id of ["feed-live", "time-live"]) if ($("#" + id)) $("#" + id).hidden = true;
   window.halfpoint.blind = record;
 }
 
@@ -365,9 +368,12 @@ function statusText() {
 /** A button of the hidden felt drawn again in the document (the banker's Open on a seat, Sit here, Sit back in, the
  * host's tools): pressing it presses the one on the felt. */
 function proxy(real, label) {
+  // The felt is drawn anew with each view: the button pressed is the one on the felt now, found as this one was.
+  const data = [...real.attributes].filter((a) => a.name.startsWith("data-")).map((a) => `[${a.name}="${CSS.escape(a.value)}"]`);
+  const selector = real.id ? "#" + CSS.escape(real.id) : "button" + data.join("");
   return h("button", {
     type: "button", class: "secondary small", id: real.id ? "blind-" + real.id : false, disabled: real.disabled,
-    "data-proxy": "1", onclick: () => real.click(),
+    "data-proxy": "1", onclick: () => ($("#seats " + selector) || real).click(),
   }, label || real.getAttribute("aria-label") || real.textContent.trim());
 }
 
@@ -392,9 +398,7 @@ function drawDoc(v) {
   const key = JSON.stringify(doc);
   if (key === M.docKey) return;
   M.docKey = key;
-  const box = $("#blind-doc");
-  box.textContent = "";
-  box.append(h("p", { id: "blind-status", text: doc.status.join(". ") }));
+  const parts = [h("p", { id: "blind-status", text: doc.status.join(". ") })];
   const mine = h("div", { class: "blind-seat", id: "blind-mine" }, h("h3", { text: pgettext("screen reader", "Your hand") }),
     h("p", { text: doc.mine.join(" ") }));
   if (v.you) {
@@ -402,16 +406,32 @@ function drawDoc(v) {
     if (me) mine.append(h("p", { text: seatWords(v, me).filter((s) => !doc.mine.includes(s)).join(" ") }));
     mine.append(...seatButtons(v.you));
   }
-  box.append(mine);
-  box.append(h("div", { class: "blind-seat", id: "blind-bank" }, h("h3", { text: pgettext("screen reader", "The bank") }),
+  parts.push(mine);
+  parts.push(h("div", { class: "blind-seat", id: "blind-bank" }, h("h3", { text: pgettext("screen reader", "The bank") }),
     h("p", { text: doc.bank.join(" ") })));
   for (const [id, seatName, said] of doc.seats) {
-    box.append(h("div", { class: "blind-seat", "data-seat": id }, h("h3", { text: seatName }),
+    parts.push(h("div", { class: "blind-seat", "data-seat": id }, h("h3", { text: seatName }),
       h("p", { text: said.join(" ") }), ...seatButtons(id)));
   }
   if (free.length) {
-    box.append(h("div", { class: "blind-seat", id: "blind-free" }, h("h3", { text: pgettext("screen reader", "Free seats") }),
+    parts.push(h("div", { class: "blind-seat", id: "blind-free" }, h("h3", { text: pgettext("screen reader", "Free seats") }),
       ...free.map((b) => proxy(b, fmt(pgettext("screen reader", "Sit in seat %(n)s"), { n: Number(b.dataset.sit) + 1 })))));
+  }
+  replaceChanged($("#blind-doc"), parts);
+}
+
+/** `box`'s children made `parts`, replacing only those that changed: a screen reader reading a seat that did not change
+ * stays where it is, and a button of the document that had the focus has it again after its section is drawn anew. */
+function replaceChanged(box, parts) {
+  const focused = box.contains(document.activeElement) ? document.activeElement.id : null;
+  parts.forEach((part, i) => {
+    const old = box.children[i];
+    if (!old) box.append(part);
+    else if (!old.isEqualNode(part)) old.replaceWith(part);
+  });
+  while (box.children.length > parts.length) box.lastElementChild.remove();
+  if (focused && !box.contains(document.activeElement) && document.getElementById(focused)) {
+    document.getElementById(focused).focus({ preventScroll: true });
   }
 }
 
