@@ -149,8 +149,8 @@ def act_by_keys(player: Player, selector: str, until: str, tries: int = 4) -> No
     `until` holds (again if the controls were redrawn under the focus before Enter landed)."""
     for _ in range(tries):
         answer = command(player, "KeyA")
-        focused = player.page.evaluate("(() => { const a = document.activeElement;"
-                                       " return !!a && !!a.closest('#actions') && !a.disabled; })()")
+        focused = player.page.evaluate("(() => { const a = document.activeElement; return !!a && !a.disabled"
+                                       " && !!a.closest('#actions, #host-controls, #blind'); })()")
         assert focused, f"A left the focus outside the actions: {answer!r}"
         try:
             tab_to(player, selector)
@@ -196,13 +196,18 @@ def assert_announced_once_in_order(player: Player, at_start: int) -> tuple[list[
     return lines, start
 
 
-def assert_bursts(player: Player) -> None:
-    """Lines joined into one announcement came in one burst: each one's frame within 300 ms of the one before it."""
-    for s in spoken(player):
+def assert_bursts(player: Player) -> list[float]:
+    """Lines joined into one announcement came in one burst: each one's frame within 300 ms of the one before it.
+    Returns the gaps (ms) between one announcement's last frame and the next one's first that are shorter than that:
+    a burst said in two announcements."""
+    entries = spoken(player)
+    for s in entries:
         gaps = [b - a for a, b in zip(s["received"], s["received"][1:], strict=False)]
         assert all(g <= QUIET_MS + 60 for g in gaps), f"one announcement joins lines {gaps} ms apart: {s['texts']}"
         assert len(s["received"]) == len(s["texts"]), s
         assert s["at"] >= s["received"][-1], s
+    return [b["received"][0] - a["received"][-1] for a, b in zip(entries, entries[1:], strict=False)
+            if b["received"][0] - a["received"][-1] < QUIET_MS]
 
 
 def words(text: str) -> set[str]:

@@ -300,7 +300,8 @@ def test_hands_played_in_the_mode_with_the_keyboard_alone(server, browser, here,
     night = Night(game, language, blind, friend, at_start)
     night.play()
     lines, start = assert_announced_once_in_order(blind, at_start)
-    assert_bursts(blind)
+    split = assert_bursts(blind)
+    print(f"\nbursts said in two announcements: {len(split)} (gaps {[round(g) for g in split]} ms)")
     heard = " ".join(said(blind))
     if language == "en":
         used = ENGLISH & words(heard)
