@@ -93,3 +93,48 @@ def test_a_player_asks_from_the_menu_the_host_grants_20_s_and_the_next_hand_runs
     # Chromium's refusal of the turn cue's vibration before a tap (static/js/cues.js) is no error of the page's.
     errors = [e for p in (host, asker) for e in p.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors
+
+
+def test_in_screen_reader_mode_k_asks_a_reloaded_host_still_sees_it_and_not_now_is_heard(server, browser, monkeypatch):
+    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)  # as above
+    User = get_user_model()
+    alice = User.objects.create_user("alice", "alice@example.com", "a-long-password-1", display_name="Alice")
+    noor = User.objects.create_user("noor", "noor@example.com", "a-long-password-1", display_name="Noor",
+                                    screen_reader=True)
+    room = services.room_create(host=alice, preset="ten-half")
+    services.seat_take(room_id=room.pk, user=alice, buy_in=1000)
+    services.seat_take(room_id=room.pk, user=noor, buy_in=500)
+    services.action_submit(room_id=room.pk, user=alice, action="start")
+    services.action_submit(room_id=room.pk, user=alice, action="open_bank", args={"amount": 500})
+    host = at_table(browser, server, alice, room, PHONE)
+    asker = at_table(browser, server, noor, room, PHONE)
+    answers = "window.halfpoint.blind.answers"
+    asker.page.wait_for_selector("#blind-command")
+
+    asker.page.focus("#blind-command")
+    asker.page.keyboard.press("k")
+    asker.page.wait_for_function(f"{answers}.length > 0")
+    assert asker.page.evaluate(f"{answers}[{answers}.length - 1]") == "You asked the host for a longer clock."
+    host.page.locator("#clock-notice").wait_for()
+
+    # A host who reloads (a new connection) is sent the ask still waiting.
+    host.page.reload()
+    host.wait_connected()
+    notice = host.page.locator("#clock-notice")
+    notice.wait_for()
+    assert notice.locator("p").inner_text() == "Noor asks for a longer clock"
+    notice.locator("#clock-dismiss").click()
+    notice.wait_for(state="detached")
+    asker.page.wait_for_function("document.querySelector('#toast').textContent.includes('keeps the clock')")
+    assert asker.page.locator("#toast").get_attribute("role") == "alert"
+    assert asker.page.locator("#toast").inner_text() == "The host keeps the clock as it is for now."
+
+    # Asked again within two minutes: the refusal in the page's words, and nothing reaches the host.
+    asker.page.focus("#blind-command")
+    asker.page.keyboard.press("k")
+    asker.page.wait_for_function("document.querySelector('#toast').textContent.includes('two minutes')")
+    assert asker.page.locator("#toast").inner_text() == "You asked less than two minutes ago: the host has your ask."
+    assert host.page.locator("#clock-notice").count() == 0
+    assert asker.page.evaluate("window.halfpoint.state.view.rules.bet_seconds") == 15
+    errors = [e for p in (host, asker) for e in p.console_errors if "navigator.vibrate" not in e]
+    assert not errors, errors
