@@ -47,6 +47,10 @@ LOG_JS = """() => {
   };
   grab();
   log.atStart = Object.values(log.hands).reduce((n, lines) => n + lines.length, 0);
+  log.snapshots = 0;  // the snapshots drawn since: a reconnect's
+  const socket = window.halfpoint.socket;
+  const inner = socket.onFrame;
+  socket.onFrame = (f) => { inner(f); if (f.type === "snapshot") log.snapshots += 1; };
   new MutationObserver(grab).observe(document.getElementById("feed"), { childList: true });
   setInterval(grab, 100);
   return log.atStart;
@@ -69,6 +73,15 @@ def feed_lines(player: Player) -> list[dict]:
 
 def feed_changes(player: Player) -> list:
     return player.page.evaluate("window.__feedLog.changed")
+
+
+def reconnect(player: Player) -> None:
+    """The page's socket drops (as on a phone that changes network): it reconnects by itself and draws the snapshot the
+    server sends, whose events the feed tells again."""
+    page = player.page
+    before = page.evaluate("window.__feedLog.snapshots")
+    page.evaluate("window.halfpoint.socket.ws.close()")
+    page.wait_for_function(f"window.__feedLog.snapshots > {before}")
 
 
 # --- the mode ----------------------------------------------------------------------------------------------------
