@@ -151,6 +151,22 @@ def test_the_mode_is_turned_on_with_v_kept_and_a_hand_is_played_with_keys(server
             break
         page.wait_for_timeout(100)
     assert User.objects.get(pk=user.pk).screen_reader is False
+    # The menu's checkbox turns it on again (the profile too); the profile page shows the same setting.
+    page.click("#menu-button")
+    page.locator("#screen-reader").check()
+    page.wait_for_selector("#blind")
+    page.screenshot(path=str(ARTIFACTS / "blind-mode-menu-360.png"))
+    for _ in range(50):
+        if User.objects.get(pk=user.pk).screen_reader:
+            break
+        page.wait_for_timeout(100)
+    assert User.objects.get(pk=user.pk).screen_reader is True
+    for width, height in ((360, 740), (1280, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        noor.goto("/profile/")
+        assert page.locator("#id_screen_reader").is_checked()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.screenshot(path=str(ARTIFACTS / f"blind-mode-profile-{width}.png"), full_page=True)
     errors = [e for p in (noor, ines) for e in p.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors
     context.close()
