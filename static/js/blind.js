@@ -520,9 +520,10 @@ function label(el) {
 
 /** The controls that can act now, in the order they are drawn: the action bar's (the bet's Confirm, Hit and Stand, the
  * bank decisions, every house rule's row), the proxies of the felt's own (the banker's Open), the host's Start. Chips and
- * Reset are the digit keys'. */
+ * Reset are the digit keys'; the row of Top up and Leave (table.js's `.more`) is the table's, not the moment's: Tab. */
 function actionControls() {
-  const bar = $$("#actions button:not([disabled])").filter((b) => !b.classList.contains("chip") && b.id !== "act-reset");
+  const bar = $$("#actions button:not([disabled])")
+    .filter((b) => !b.classList.contains("chip") && b.id !== "act-reset" && !b.closest(".more"));
   const felt = $$("#blind-doc button[data-proxy]:not([disabled])").filter((b) => /^blind-(act-|sit-back-in)/.test(b.id));
   const host = $$("#host-controls #host-start");
   return bar.concat(felt, host);

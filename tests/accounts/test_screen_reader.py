@@ -133,3 +133,22 @@ def test_the_table_config_carries_the_mode_and_its_url(client):
     config = json.loads(page.split('<script id="table-config" type="application/json">')[1].split("</script>")[0])
     assert config["screen_reader"] is False
     assert 'id="screen-reader" checked' not in page
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "it", "es"])
+def test_the_modes_words_come_from_their_own_catalog(client, language):
+    """/jsi18n/ leaves out the words of context "screen reader" (the table's catalog has a 40 KB budget);
+    /jsi18n/blind/ serves those alone (static/js/blind.js adds them to the page's catalog)."""
+
+    def catalog(url):
+        r = client.get(url, headers={"Accept-Language": language})
+        assert r.status_code == 200 and r["Content-Type"].startswith("text/javascript")
+        text = r.content.decode()
+        found = re.search(r"const newcatalog = (\{.*?\});\n", text, re.S)
+        return json.loads(found.group(1)) if found else {}
+
+    table = catalog("/jsi18n/")
+    assert table and not [key for key in table if key.startswith("screen reader")]
+    blind = catalog("/jsi18n/blind/")
+    assert all(key.startswith("screen reader\x04") for key in blind)
+    assert set(blind) <= set(catalog("/jsi18n/fair/"))  # the hand record's catalog has every word
