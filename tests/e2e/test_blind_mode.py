@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.e2e.conftest import ARTIFACTS, Player, log_in, practice_here
+from tests.games.conftest import act
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -125,6 +126,13 @@ def test_the_mode_is_turned_on_with_v_kept_and_a_hand_is_played_with_keys(server
     assert "queen of hearts" in command(page, "c")
     page.wait_for_timeout(400)  # a burst would be said by now
     assert page.evaluate("window.halfpoint.blind.spoken.length") == 0
+    # The next hand: the bet moment's alert, then the clock's warning at 10 s (the menu's default moments) as an alert
+    # too, while the table's own time region is silent in the mode; Enter confirms the stake the box holds.
+    act(room, user, "start")
+    page.wait_for_function("document.querySelector('#blind-alert').textContent.startsWith('Your turn. ')")
+    page.wait_for_function("document.querySelector('#blind-alert').textContent === '10 seconds left'", timeout=20_000)
+    assert page.locator("#time-live").is_hidden()
+    assert command(page, "Enter").startswith("Bet confirmed: ")
     page.set_viewport_size({"width": 360, "height": 740})  # a phone: the document fits its width
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.screenshot(path=str(ARTIFACTS / "blind-mode-360.png"), full_page=True)
