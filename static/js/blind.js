@@ -398,7 +398,8 @@ function drawDoc(v) {
   const key = JSON.stringify(doc);
   if (key === M.docKey) return;
   M.docKey = key;
-  const parts = [h("p", { id: "blind-status", text: doc.status.join(". ") })];
+  const parts = [h("p", { id: "blind-status", text: doc.status.length > 1 ? fmt(pgettext("screen reader", "%(phase)s. %(status)s"),
+    { phase: doc.status[0], status: doc.status[1] }) : doc.status.join("") })];
   const mine = h("div", { class: "blind-seat", id: "blind-mine" }, h("h3", { text: pgettext("screen reader", "Your hand") }),
     h("p", { text: doc.mine.join(" ") }));
   if (v.you) {
@@ -492,7 +493,7 @@ function nextSeat(step) {
   if (!seats.length) return answer(pgettext("screen reader", "No other seat is taken."));
   M.seat = ((M.seat < 0 && step < 0 ? 0 : M.seat) + step + seats.length) % seats.length;
   const seat = seats[M.seat];
-  answer(`${seat.name}. ${seatWords(M.api.S.view, seat).join(" ")}`);
+  answer(fmt(pgettext("screen reader", "%(name)s. %(about)s"), { name: seat.name, about: seatWords(M.api.S.view, seat).join(" ") }));
 }
 
 function lastLines(n) {
@@ -555,11 +556,14 @@ function stakeAnswer() {
   answer(out.join(" "));
 }
 
+/** The answer to a key that pressed a button: its label as a sentence ("Hit."). */
+const done = (button) => fmt(pgettext("screen reader", "%(action)s."), { action: label(button) });
+
 function press(selector, word) {
   const button = $(selector);
   if (!button || button.disabled) return answer(fmt(pgettext("screen reader", "%(action)s is not possible now."), { action: word }));
   button.click();
-  answer(label(button) + ".");
+  answer(done(button));
 }
 
 function confirmBet() {
@@ -571,7 +575,7 @@ function confirmBet() {
   const box = $("#bet-box");
   const amount = box ? box.value : ($("#my-bet") || {}).textContent;
   button.click();
-  answer(amount ? fmt(pgettext("screen reader", "Bet confirmed: %(n)s."), { n: amount }) : label(button) + ".");
+  answer(amount ? fmt(pgettext("screen reader", "Bet confirmed: %(n)s."), { n: amount }) : done(button));
 }
 
 function betAnswer() {
@@ -592,7 +596,7 @@ function chip(n) {
       return betAnswer();
     }
     const reset = $("#act-reset");
-    if (reset && !reset.disabled) { reset.click(); return answer(label(reset) + "."); }
+    if (reset && !reset.disabled) { reset.click(); return answer(done(reset)); }
     return answer(pgettext("screen reader", "There is no bet to change now."));
   }
   const chips = $$("#actions button.chip");
@@ -602,7 +606,7 @@ function chip(n) {
   if (button.disabled) return answer(fmt(pgettext("screen reader", "%(action)s is not possible now."), { action: label(button) }));
   button.click();
   if (box) betAnswer();
-  else answer(label(button) + ".");
+  else answer(done(button));
 }
 
 function askClock() {

@@ -114,6 +114,14 @@ def test_the_mode_is_turned_on_with_v_kept_and_a_hand_is_played_with_keys(server
     assert [t for s in spoken for t in s["texts"]] == page.evaluate(FEED)[told_before:]
     assert all(s["at"] >= max(s["received"]) and len(s["texts"]) == len(s["received"]) for s in spoken)
     assert page.locator("#blind-live p").last.inner_text() == " ".join(spoken[-1]["texts"])
+
+    # A reconnect: the snapshot tells the hand's lines again, and none of them is said again.
+    page.evaluate("""(() => { const s = window.halfpoint.socket; const inner = s.onFrame; window.snapshots = 0;
+        s.onFrame = (f) => { if (f.type === 'snapshot') window.snapshots += 1; inner(f); }; s.ws.close(); })()""")
+    page.wait_for_function("window.snapshots === 1")
+    page.wait_for_timeout(400)  # a burst would be said by now
+    assert page.evaluate("window.halfpoint.blind.spoken") == spoken
+    assert [t for s in spoken for t in s["texts"]] == page.evaluate(FEED)[told_before:]
     mine = page.locator("#blind-mine").inner_text()
     assert "Result: " in mine and "5 and a half" in mine
     ARTIFACTS.mkdir(exist_ok=True)
