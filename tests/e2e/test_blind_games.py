@@ -219,6 +219,16 @@ class Night:
         ph = v["hand"]["hands"][me][v["hand"]["turn"]["hand"]]
         if ph["total"] >= 1:
             assert str(int(ph["total"])) in a["C"], f"C does not say the total {ph['total']}: {a['C']!r}"
+        if self.language == "en":  # the total in words: "7 and a half", "a half", "bust at 11"
+            if ph["bust"]:
+                assert "bust at" in a["C"], a["C"]
+            elif ph["total"] % 1:
+                assert "a half" in a["C"] and "½" not in a["C"], a["C"]
+        # The table as a document: the player's hand, the bank, then each other seat, each under its heading.
+        heads = p.page.locator("#blind h3").all_inner_texts()
+        assert heads[-1] == names[self.f] and len(heads) == 3, heads
+        if self.language == "en":
+            assert heads[:2] == ["Your hand", "The bank"], heads
         assert names[banker] in a["B"], f"B does not name the banker {names[banker]}: {a['B']!r}"
         assert names[self.f] in a["P"] + a["Shift+P"], f"P does not reach {names[self.f]}: {a['P']!r}, {a['Shift+P']!r}"
         assert grouped in a["M"], f"M does not say the stack {grouped}: {a['M']!r}"
