@@ -13,6 +13,7 @@ LOCALES = {"en": "en-US", "zh-hans": "zh-CN", "it": "it-IT", "es": "es-ES"}
 PHONE = {"width": 360, "height": 740}
 WIDE = {"width": 1280, "height": 900}
 QUIET_MS = 300  # the contract's burst: frames within 300 ms of each other are announced as one
+BURST_CAP_MS = 1200  # docs/accessibility.md: a burst that runs on is said 1.2 s after its first frame all the same
 
 
 def person(browser, base: str, user, language: str = "en", viewport=None) -> Player:
@@ -210,17 +211,25 @@ def assert_announced_once_in_order(player: Player, at_start: int) -> tuple[list[
 
 
 def assert_bursts(player: Player) -> list[float]:
-    """Lines joined into one announcement came in one burst: each one's frame within 300 ms of the one before it.
-    Returns the gaps (ms) between one announcement's last frame and the next one's first that are shorter than that:
-    a burst said in two announcements."""
+    """Lines joined into one announcement came in one burst: each one's frame within 300 ms of the one before it; and a
+    burst is one announcement, unless it runs on: docs/accessibility.md says it at most 1.2 s after its first frame
+    (the contract says one announcement; the cap is the module's). Returns the gaps (ms) between one announcement's
+    last frame and the next one's first that were shorter than 300 ms: a burst said in two announcements."""
     entries = spoken(player)
     for s in entries:
         gaps = [b - a for a, b in zip(s["received"], s["received"][1:], strict=False)]
         assert all(g <= QUIET_MS + 60 for g in gaps), f"one announcement joins lines {gaps} ms apart: {s['texts']}"
         assert len(s["received"]) == len(s["texts"]), s
         assert s["at"] >= s["received"][-1], s
-    return [b["received"][0] - a["received"][-1] for a, b in zip(entries, entries[1:], strict=False)
-            if b["received"][0] - a["received"][-1] < QUIET_MS]
+    split = []
+    for a, b in zip(entries, entries[1:], strict=False):
+        gap = b["received"][0] - a["received"][-1]
+        if gap < QUIET_MS:
+            assert a["at"] - a["received"][0] >= BURST_CAP_MS - 60, (
+                f"a burst said in two announcements {gap:.0f} ms apart, the first after only"
+                f" {a['at'] - a['received'][0]:.0f} ms: {a['texts']} | {b['texts']}")
+            split.append(gap)
+    return split
 
 
 def words(text: str) -> set[str]:
