@@ -445,13 +445,17 @@ function answer(text) {
   record.answers.push(text);
 }
 
-/** The focus where a key is a command: the page, a button, the feed, the command box; never another text field. */
+/** The focus where a key is a command: the page, a button, the feed, the command box, and for the letters and ? an amount
+ * of the controls (the bet box, where the table puts the focus when a bet is due: its digits and Enter stay the box's);
+ * never another text field (the chat, the menu's). */
 function commandFocus(target) {
   if (document.querySelector("dialog[open]")) return false;
   if (!target || target === document.body || target === document.documentElement) return true;
-  if (target.id === "blind-command" || target.id === "feed") return true;
+  if (target.id === "blind-command" || target.id === "feed" || amountField(target)) return true;
   return (target.tagName || "").toLowerCase() === "button";
 }
+
+const amountField = (t) => t.tagName === "INPUT" && t.type === "number" && !!t.closest("#actions");
 
 const DIGITS = /^(?:Digit|Numpad)([0-9])$/;
 
@@ -463,6 +467,7 @@ function onKey(e) {
   const digit = DIGITS.exec(code);
   const letter = /^Key([A-Z])$/.exec(code);
   let run = null;
+  if (amountField(e.target) && !help && !letter) return; // a digit, Enter, Backspace: the amount's own
   if (help) run = () => answer(helpText());
   else if (digit) run = () => chip(Number(digit[1]));
   else if (code === "Enter" || code === "NumpadEnter") {

@@ -144,6 +144,16 @@ def test_the_mode_is_turned_on_with_v_kept_and_a_hand_is_played_with_keys(server
     page.wait_for_function("document.querySelector('#blind-alert').textContent.startsWith('Your turn. ')")
     page.wait_for_function("document.querySelector('#blind-alert').textContent === '10 seconds left'", timeout=20_000)
     assert page.locator("#time-live").is_hidden()
+    # In the bet box (where the table puts a keyboard's focus when a bet is due) the letters are commands, the digits
+    # the amount's.
+    page.focus("#bet-box")
+    before = page.evaluate(f"{ANSWERS}.length")
+    page.keyboard.press("m")
+    page.wait_for_function(f"{ANSWERS}.length === {before + 1}")
+    assert page.evaluate(f"{ANSWERS}[{before}]").startswith("Your bet: 10, not confirmed yet.")
+    page.keyboard.press("0")
+    assert sorted(page.input_value("#bet-box")) == ["0", "0", "1"]  # typed where the caret was
+    assert page.evaluate(f"{ANSWERS}.length") == before + 1
     assert command(page, "Enter").startswith("Bet confirmed: ")
     page.set_viewport_size({"width": 360, "height": 740})  # a phone: the document fits its width
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
