@@ -6,6 +6,7 @@ an event to its announcement. Used by tests/e2e/test_blind_games.py and tests/e2
 import re
 import statistics
 import time
+from urllib.parse import urlsplit
 
 from tests.e2e.conftest import TIMEOUT_MS, Player, log_in
 
@@ -20,8 +21,17 @@ def person(browser, base: str, user, language: str = "en", viewport=None) -> Pla
     """`user` logged in, in a fresh browser context speaking `language` (the profile's language is set apart)."""
     context = browser.new_context(viewport=viewport or WIDE, bypass_csp=True, locale=LOCALES[language])
     player = Player(context, base, user.username, [])
+    context.on("request", lambda r: player.requests.append(r.url))
+    context.on("websocket", lambda ws: player.requests.append(ws.url))
     log_in(context, base, user)
     return player
+
+
+def only_this_server(players: list[Player]) -> None:
+    """Every request the pages made (pages, scripts, catalogs, sockets) went to the test server."""
+    hosts = {urlsplit(url).netloc for p in players for url in p.requests if not url.startswith(("data:", "blob:", "about:"))}
+    bases = {urlsplit(p.base).netloc for p in players}
+    assert hosts <= bases, f"requests to other hosts: {sorted(hosts - bases)}"
 
 
 # --- the feed as the page told it ---------------------------------------------------------------------------------

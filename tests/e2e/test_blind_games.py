@@ -33,6 +33,7 @@ from tests.e2e.blind import (
     feed_lines,
     install_log,
     latencies,
+    only_this_server,
     person,
     reconnect,
     report,
@@ -359,3 +360,4 @@ def test_hands_played_in_the_mode_with_the_keyboard_alone(server, browser, here,
         assert width <= PHONE["width"], f"the page is {width} px wide on a 360 px screen"
     errors = [e for e in blind.console_errors + friend.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors
+    only_this_server([blind, friend])

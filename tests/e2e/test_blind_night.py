@@ -25,6 +25,7 @@ from tests.e2e.blind import (
     feed_lines,
     install_log,
     latencies,
+    only_this_server,
     person,
     report,
     spoken,
@@ -266,3 +267,4 @@ def test_a_night_hosted_by_a_player_in_the_mode_at_a_table_of_sighted_friends(se
     friends[0].page.screenshot(path=str(ARTIFACTS / "blind-night-friend-1280.png"), full_page=True)
     errors = [e for e in blind.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors
+    only_this_server([blind, *friends])
