@@ -191,6 +191,8 @@ function announceNew(S) {
 
 function queue(texts) {
   const at = M.frameAt || performance.now();
+  // A busy page can run a frame that came after the quiet time before the timer that ends the burst: still two bursts.
+  if (M.pending && at - M.pending.received[M.pending.received.length - 1] > BURST_MS) flush();
   if (!M.pending) {
     M.pending = { texts: [], received: [] };
     M.firstAt = performance.now();
@@ -205,6 +207,7 @@ function queue(texts) {
 }
 
 function flush() {
+  clearTimeout(M.timer);
   const p = M.pending;
   M.pending = null;
   if (!p || !M.built) return;
