@@ -98,9 +98,9 @@ class Night:
         self.over: set[int] = set()
         self.done: set[str] = set()  # the blind player's decisions made: opened, declined, retired
         self.turns = 0  # the blind player's own turns played
-        self.read = False
+        self.read = False  # every reading command tried, at a turn as a challenger
         self.bets = 0  # bets the blind player confirmed with 0, a digit and Enter
-        self.reconnected = False  # the blind page's socket dropped once, during a hand  # every reading command tried, at a turn as a challenger
+        self.reconnected = False  # the blind page's socket dropped once, during a hand
         self.sent: list[dict] = []  # the friend's commands: {t, seat, type, after}
         self.answers: dict[str, str] = {}
 
@@ -114,7 +114,9 @@ class Night:
     def finished(self) -> bool:
         b_banked = self.banked(self.b)
         b_challenged = any(n in self.over and bank != self.b for n, bank in self.roles.items())
-        return b_banked and b_challenged and self.needs() <= self.done and self.read and self.reconnected and self.idle()
+        bet = self.bets >= 1 or self.game == "zhejiang-ten-half"  # Zhejiang's stake is fixed: nothing to bet
+        return b_banked and b_challenged and bet and self.needs() <= self.done and self.read and self.reconnected \
+            and self.idle()
 
     def idle(self) -> bool:
         return self.blind.page.evaluate(f"(() => {{ const v = window.halfpoint.state.view; return {IDLE}; }})()")
@@ -164,6 +166,8 @@ class Night:
             chip = v["rules"]["chip_values"][0]
             assert p.page.input_value("#bet-box") == str(base + chip), answer
             answer = command(p, "Enter")
+            if self.language == "en":
+                assert answer == f"Bet confirmed: {base + chip}.", answer
             p.wait_view("!v.legal_actions.includes('bet')")  # confirmed
             self.bets += 1
             return True
@@ -180,7 +184,9 @@ class Night:
             limit = {"seven-half": 4, "ban-luck": 16}.get(self.game, 6)
             hit = "stand" not in legal or (self.turns == 0 and "hit" in legal) or total < limit
             version = p.page.evaluate("window.halfpoint.state.version")
-            command(p, "KeyH" if hit else "KeyS", answer=False)
+            answer = command(p, "KeyH" if hit else "KeyS")
+            if self.language == "en":
+                assert answer == ("Hit." if hit else "Stand."), answer
             p.page.wait_for_function(f"window.halfpoint.state.version > {version} && !window.halfpoint.state.busy")
             self.turns += 1
             return True
