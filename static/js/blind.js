@@ -91,6 +91,7 @@ function off() {
   if ($("#blind")) $("#blind").remove();
   document.removeEventListener("keydown", onKey, true);
   if (M.observer) M.observer.disconnect();
+  if (M.chatObserver) M.chatObserver.disconnect();
   clearTimeout(M.timer);
   Object.assign(M, { built: false, baseline: false, spoken: {}, pending: null, docKey: "", turnKey: null, seat: -1 });
   M.api.render();
@@ -116,6 +117,7 @@ function build() {
     h("p", { id: "blind-answer", class: "blind-answer", role: "status", "aria-live": "polite" }),
     h("div", { id: "blind-alert", class: "blind-alert", role: "alert" }),
     h("div", { id: "blind-live", class: "visually-hidden", role: "status", "aria-live": "polite" }),
+    h("div", { id: "blind-chat", class: "visually-hidden", role: "log", "aria-live": "polite" }),
     h("div", { id: "blind-doc" }));
   $("#actions").before(section);
   document.addEventListener("keydown", onKey, true); // before table.js's own H/S/Enter: one key, one command
@@ -125,6 +127,11 @@ function build() {
     for (const c of changes) for (const n of c.addedNodes) if (n.textContent) alertText(n.textContent);
   });
   if ($("#time-live")) M.observer.observe($("#time-live"), { childList: true });
+  // The chat's new messages from the others are said too (#blind-chat), apart from the feed's lines; a snapshot draws
+  // the chat anew, so a message is known by its id and said once.
+  M.chatSeen = new Set($$("#chat-list li[data-id]").map((li) => li.dataset.id));
+  M.chatObserver = new MutationObserver(sayChat);
+  if ($("#chat-list")) M.chatObserver.observe($("#chat-list"), { childList: true });
   // The table's own live regions (the player's lines of the feed, the time left) are said here instead: once, not twice.
   for (const id of ["feed-live", "time-live"]) if ($("#" + id)) $("#" + id).hidden = true;
   window.halfpoint.blind = record;
@@ -215,6 +222,19 @@ function flush() {
   live.append(h("p", { text: p.texts.join(" ") }));
   while (live.childNodes.length > 3) live.firstChild.remove();
   record.spoken.push({ texts: p.texts, at: performance.now(), received: p.received });
+}
+
+function sayChat() {
+  const box = $("#blind-chat");
+  for (const li of $$("#chat-list li[data-id]")) {
+    if (M.chatSeen.has(li.dataset.id)) continue;
+    M.chatSeen.add(li.dataset.id);
+    if (!li.querySelector(".report") || !box) continue; // the player's own message (no report button): not news to them
+    const who = (li.querySelector("strong") || {}).textContent || "";
+    const text = (li.querySelector("span") || {}).textContent || "";
+    box.append(h("p", { text: fmt(pgettext("screen reader", "%(name)s says: %(text)s"), { name: who.replace(/:\s*$/, ""), text }) }));
+    while (box.childNodes.length > 5) box.firstChild.remove();
+  }
 }
 
 function alertText(text) {

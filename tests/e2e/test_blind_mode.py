@@ -171,6 +171,14 @@ def test_the_mode_is_turned_on_with_v_kept_and_a_hand_is_played_with_keys(server
     assert watcher.locator("#blind").count() == 0 and watcher.locator("#felt").is_visible()
     assert not watcher.locator("#screen-reader").is_checked()
 
+    # The watcher's chat message is said on the page in the mode (apart from the feed's lines), once.
+    watcher.click("#menu-button")
+    watcher.click("#tab-chat")
+    watcher.fill("#chat-input", "buona fortuna")
+    watcher.press("#chat-input", "Enter")
+    page.wait_for_function("document.querySelector('#blind-chat').textContent === 'ines says: buona fortuna'")
+    assert page.get_attribute("#blind-chat", "role") == "log"
+
     # V again: off, for this page and on the profile.
     page.focus("#blind-command")
     page.keyboard.press("v")
