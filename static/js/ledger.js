@@ -27,7 +27,7 @@ function transferText(t, names, currency) {
 }
 
 function settleBox(data, names) {
-  const box = el("section", { class: "card settle", id: "ledger-settle" }, el("h3", { text: gettext("Settle up") }));
+  const box = el("section", { class: "card settle", id: "ledger-settle" }, el("h2", { text: gettext("Settle up") }));
   const up = [...data.people].sort((a, b) => b.net - a.net || a.name.localeCompare(b.name));
   const list = el("ul", { class: "ledger-people" });
   for (const p of up) {
@@ -70,7 +70,7 @@ function draw(data) {
   if (data.people.length) {
     const list = el("ul", { class: "ledger-people", id: "ledger-people" });
     for (const p of data.people) list.append(personItem(p));
-    parts.push(el("h3", { text: gettext("Who brought what") }), list, el("p", {
+    parts.push(el("h2", { text: gettext("Who brought what") }), list, el("p", {
       class: "help", text: data.balanced ? gettext("The nets add up to zero: every chip won at this table was lost at it.")
         : gettext("The nets do not add up to zero: please tell a moderator."),
     }));

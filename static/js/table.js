@@ -639,7 +639,7 @@ function renderSide() {
   const canSit = !mySeat() && r.side_bets_enabled && cfg.kind !== "ai" && sides.length < r.max_side_bettors;
   if (!sides.length && !canSit) { box.hidden = true; return; }
   box.hidden = false;
-  box.append(h("h3", { text: gettext("Side bettors") }));
+  box.append(h("h2", { text: gettext("Side bettors") }));
   const list = h("ul", { class: "side-list" });
   const bets = (v.hand && v.hand.side_bets) || [];
   for (const x of sides) {
@@ -984,7 +984,7 @@ function renderResults() {
   box.textContent = "";
   if (!hand || !hand.over) { box.hidden = true; return; }
   box.hidden = false;
-  box.append(h("h3", { text: fmt(gettext("Hand %(n)s: results"), { n: hand.no }) }));
+  box.append(h("h2", { text: fmt(gettext("Hand %(n)s: results"), { n: hand.no }) }));
   const rows = hand.results.map((r) => {
     const who = r.kind === "side" ? fmt(gettext("%(name)s on %(backs)s"), { name: name(r.bettor), backs: name(r.backs) })
       : name(r.bettor) + (hand.hands[r.bettor] && hand.hands[r.bettor].length > 1 ? ` #${r.hand + 1}` : "");
