@@ -168,27 +168,32 @@ def test_every_page_passes_axe_at_every_impact_level_with_its_outline(server, pl
         player.goto(f"/r/{live.code}/")
         player.wait_connected()
     scan(alice, "table, before the first hand")
-    start_and_open_bank(alice)
-    bob.wait_view("v.phase === 'betting' && v.legal_actions.includes('chip')")
-    scan(bob, "table, betting", shot="table-betting")
-    scan(alice, "table, the bank waits for stakes")
-    # The menu's tabs while a hand is under way: no results above them, the fair deal's log begun.
+    # The menu's tabs, with no results above them (and no clock running while the tabs are read).
     bob.page.click("#menu-button")
     for tab in ("rules", "hands", "chat", "fair", "ledger"):
         bob.page.click(f"#tab-{tab}")
         bob.page.wait_for_selector(f"#menu [role=tabpanel][data-tab={tab}]:not([hidden])")
-        if tab == "fair":
-            bob.page.wait_for_selector("#fair-log li")
         if tab == "ledger":
             bob.page.wait_for_selector("#ledger-people")
         scan(bob, f"table, menu: {tab}", shot=f"table-menu-{tab}")
     bob.page.click("#menu-close")
+    start_and_open_bank(alice)
+    bob.wait_view("v.phase === 'betting' && v.legal_actions.includes('chip')")
+    scan(bob, "table, betting", shot="table-betting")
+    scan(alice, "table, the bank waits for stakes")
     bob.click_enabled("#actions .chips button:nth-child(1)")
     bob.click_enabled("#act-confirm")
     for player in (alice, bob):
         player.wait_view("v.phase === 'playing'")
     scan(bob, "table, playing", shot="table-playing")
     scan(alice, "table, playing (the bank)")
+    # The screen-reader mode (static/js/blind.js), turned on and off with V.
+    bob.page.evaluate("document.activeElement && document.activeElement.blur()")
+    bob.page.keyboard.press("v")
+    bob.page.wait_for_selector("#blind")
+    scan(bob, "table, playing, in the screen-reader mode", shot="table-screen-reader")
+    bob.page.keyboard.press("v")
+    bob.page.wait_for_selector("#blind", state="detached")
     play_out([alice, bob])
     for player in (alice, bob):
         player.page.wait_for_selector("#results-table")
