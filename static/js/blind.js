@@ -4,8 +4,8 @@
 // Loaded by table.js only when the player has the mode on or turns it on; nothing about the game changes, and the other
 // players' pages know nothing of it. The module has no effect when it is imported: clock-ask.js may import blindWords.
 //
-// `api` (table.js): {S, cfg, send, legal, name, secondsLeft, render, socket}: the table's state (S.view, S.feed,
-// S.names), its config, its commands and its drawing.
+// `api` (table.js): {S, cfg, name, secondsLeft, render, socket}: the table's state (S.view, S.feed, S.names), its config,
+// a seat's name, the player's clock, its drawing and its socket. The mode acts by pressing the table's own buttons.
 import { describe } from "./cards.js";
 import { isMyTurn, momentKey } from "./cues.js";
 import { h } from "./dom.js";

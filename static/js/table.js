@@ -1310,7 +1310,7 @@ $("#fair-seed-random").addEventListener("click", () => useSeed(null));
 
 // The screen-reader mode (static/js/blind.js, docs/accessibility.md): loaded when the player has it on or turns it on.
 function blind(on) {
-  return import("./blind.js").then((m) => m.blind(on, { S, cfg, send, legal, name, secondsLeft, render, socket }));
+  return import("./blind.js").then((m) => m.blind(on, { S, cfg, name, secondsLeft, render, socket }));
 }
 if (cfg.screen_reader) blind(1);
 $("#screen-reader").onchange = (e) => blind(e.target.checked);
