@@ -137,25 +137,30 @@ def test_every_page_passes_axe_at_every_impact_level_with_its_outline(server, pl
     alice.goto("/")
     scan(alice, "home")
     # The create form's statistics come from a simulation that holds the test server for seconds per rule set: the
-    # page gets one answer here, the same for every game, and shows it as it would the server's.
+    # page gets one answer here, the same for every game, and shows it as it would the server's. The route stays
+    # while a page with the form is open (the join's refusal is the lobby again).
     page = alice.page
     page.route("**/rules/stats/**", lambda route: route.fulfill(json=STATS))
+    stats = page.locator("#rules-stats").get_by_text("Banker's edge")
     alice.goto("/lobby/")
-    scan(alice, "lobby", shot="lobby")
+    stats.wait_for()
+    scan(alice, "lobby, its statistics shown", shot="lobby")
     for preset in PRESETS:
+        page.evaluate("document.querySelector('#rules-stats').replaceChildren()")  # shown again for these rules
         page.select_option("#create-form select[name=preset]", preset)
         knobs = page.locator(f"#create-form fieldset.knobs[data-preset='{preset}']")
         for box in knobs.locator("input[type=checkbox]:not(:checked)").all():
             if box.is_visible():
                 box.check()  # a house rule on shows its settings
-        page.locator("#rules-stats").get_by_text("Banker's edge").wait_for()
+        stats.wait_for()
         scan(alice, f"lobby, creating {preset} with its statistics")
-    page.unroute("**/rules/stats/**")
     alice.goto("/join/?code=0000")
     scan(alice, "join with a code, refused")
     for path, name in (("/wallet/", "wallet"), ("/profile/", "profile"), ("/clubs/", "clubs"),
                        (f"/clubs/{club.pk}/", "a club")):
         alice.goto(path)
+        if name == "wallet":
+            page.unroute_all(behavior="wait")
         scan(alice, name, shot=name.replace(" ", "-"))
 
     # The live table, a hand of alice (the bank) and bob.
