@@ -318,7 +318,12 @@ function stakeWords(v, id) {
 function seatWords(v, seat) {
   const me = seat.id === v.you;
   const hand = v.hand;
-  const roles = [seat.banker ? pgettext("screen reader", "banker") : seat.role === "side" ? pgettext("screen reader", "side bettor") : pgettext("screen reader", "challenger")];
+  // A hand on show that is over was banked by last_hand.banker: the bank may have moved since (passed, retired, taken),
+  // and the seat's role is told for that hand, with who holds the bank now said apart.
+  const shown = hand && hand.over && v.last_hand ? v.last_hand.banker : undefined;
+  const banked = shown === undefined ? seat.banker : shown === seat.id;
+  const roles = [banked ? pgettext("screen reader", "banker") : seat.role === "side" ? pgettext("screen reader", "side bettor") : pgettext("screen reader", "challenger")];
+  if (seat.banker && !banked) roles.push(pgettext("screen reader", "holds the bank now"));
   if (seat.host) roles.push(pgettext("screen reader", "host"));
   if (seat.bot) roles.push(pgettext("screen reader", "bot"));
   if (seat.away) roles.push(pgettext("screen reader", "away"));
