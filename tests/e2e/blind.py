@@ -296,3 +296,32 @@ def command_latencies(blind: Player, sent: list[dict]) -> list[float]:
             continue
         out.append(said_at[i - offset] - c["t"])
     return out
+
+
+def amount_by_keys(player: Player, field: str, value: int, button: str, until: str, tries: int = 3) -> str:
+    """A bank decision with an amount, with the keys: A (the actions said, the focus on the first), Shift+Tab back to the
+    amount `field`, the amount typed over the one shown, Tab to `button`, Enter; until the view condition `until` holds.
+    Returns A's answer."""
+    page = player.page
+    on = lambda sel: page.evaluate(f"(() => {{ const a = document.activeElement; return !!a && a.matches({sel!r}); }})()")  # noqa: E731
+    for _ in range(tries):
+        said_a = command(player, "KeyA")
+        for _ in range(8):
+            if on(field):
+                break
+            page.keyboard.press("Shift+Tab")
+        if not on(field):
+            continue
+        page.keyboard.press("Control+A")
+        page.keyboard.type(str(value))
+        try:
+            tab_to(player, button, presses=8)
+        except AssertionError:
+            continue
+        page.keyboard.press("Enter")
+        try:
+            player.wait_view(until, timeout=4000)
+            return said_a
+        except Exception:  # noqa: BLE001 - redrawn under the focus: again
+            continue
+    raise AssertionError(f"{field} and {button} never led to {until}")
