@@ -14,6 +14,7 @@ from games import clubs, ledger_shares, services
 from games.engine import PRESETS
 from games.models import Hand, Room
 from tests.e2e.conftest import PASSWORD, PHONE, log_in, play_out
+from tests.e2e.test_distribution import seed_report
 from tests.games.conftest import act
 from tests.games.conftest import play_out as play_out_here
 
@@ -63,8 +64,10 @@ class Scan:
     def __init__(self):
         self.found: dict[str, list[str]] = {}
 
-    def __call__(self, player, name: str, shot: str | None = None) -> None:
+    def __call__(self, player, name: str, shot: str | None = None, unfold: bool = False) -> None:
         page = player.page
+        if unfold:  # what the page folds away is read too
+            page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
         for width, size in (("360", PHONE), ("1280", WIDE)):
             page.set_viewport_size(size)
             page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
@@ -122,13 +125,14 @@ def test_every_page_passes_axe_at_every_impact_level_with_its_outline(server, pl
 
     # Visitors without a session.
     visitor = players(server, "visitor")
+    seed_report()
     for path, name in (("/", "home"), ("/accounts/login/", "login"), ("/accounts/signup/", "signup"),
                        ("/offline/", "offline"), ("/verify/", "verify"), ("/verify/distribution/", "distribution")):
         visitor.goto(path)
-        scan(visitor, f"{name}, no session", shot=f"{name}-no-session")
+        scan(visitor, f"{name}, no session", shot=f"{name}-no-session", unfold=True)
     for preset in PRESETS:
         visitor.goto(f"/rules/{preset}/")
-        scan(visitor, f"rules of {preset}", shot=f"rules-{preset}")
+        scan(visitor, f"rules of {preset}", shot=f"rules-{preset}", unfold=True)
 
     alice = players(server, "alice", viewport=WIDE)
     bob = players(server, "bob", viewport=PHONE)
@@ -209,7 +213,8 @@ def test_every_page_passes_axe_at_every_impact_level_with_its_outline(server, pl
     hand = Hand.objects.get(room=live, number=1)
     bob.goto(f"/hands/{hand.key}/")
     bob.page.wait_for_selector("#replay:not([hidden])")
-    scan(bob, "hand record and its replayer", shot="hand")
+    bob.page.wait_for_selector("#verify-deckview .deck-order", state="attached")  # the deal checked
+    scan(bob, "hand record and its replayer", shot="hand", unfold=True)
     bob.page.click("#replay-next")
     bob.page.click("#replay-copy")
     bob.page.wait_for_selector("#replay-url:not([hidden])")
