@@ -6,6 +6,7 @@ has made its opening in profit, and they retire from it. Each decision put to th
 announced once in order, and the finished hand's seats are described as that hand had them (the banker of the hand on
 show, though the bank has been passed)."""
 
+import re
 import time
 
 import pytest
@@ -14,6 +15,7 @@ from django.contrib.auth import get_user_model
 from games import services
 from tests.e2e.blind import (
     WIDE,
+    PHONE,
     act_by_keys,
     amount_by_keys,
     assert_announced_once_in_order,
@@ -25,6 +27,7 @@ from tests.e2e.blind import (
     only_this_server,
     person,
     to_command_box,
+    wait_said,
     wait_mode,
 )
 from tests.e2e.conftest import ARTIFACTS
@@ -170,3 +173,112 @@ def test_refill_pass_and_retire_in_ten_and_a_half_with_the_keys(server, browser,
     errors = [e for e in blind.console_errors + friend.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors
     only_this_server([blind, friend])
+
+
+def test_a_bid_for_the_bank_with_the_keys(server, browser, monkeypatch, settings):
+    """The bank auction (house rule bank_auction, preset ten-half-auction) at a practice table, on a phone: the bid is
+    the player's own moment, alerted as their turn; A lists the bid row, Tab reaches ×2, Enter bids, and the player
+    holds the bank at ×2. The first deal is stacked as in tests/e2e/test_house_auction.py (the bots make no bid)."""
+    from tests.e2e.conftest import practice_here
+    from tests.games.conftest import seat_of
+
+    settings.GAMES_NEXT_HAND_SECONDS = 3600
+    settings.GAMES_BOT_SECONDS = 0
+    user = get_user_model().objects.create_user("blind-bidder", "blind-bidder@example.com", "a-long-password-1",
+                                                display_name="Ruolan", screen_reader=True)
+    room = practice_here(monkeypatch, user, "ten-half-auction", ["2S", "10H", "3D", "4C"], dice=[1, 1],
+                         overrides={"bank_seconds": 300, "bet_seconds": 300, "act_seconds": 300})
+    me = seat_of(room, user)
+    blind = person(browser, server, user, "en", PHONE)
+    blind.goto(f"/r/{room.code}/")
+    blind.wait_connected()
+    wait_mode(blind)
+    at_start = install_log(blind)
+    blind.wait_view("v.phase === 'auction' && v.legal_actions.includes('bid')")
+    page = blind.page
+    page.wait_for_function("document.querySelector('#blind-alert').textContent.startsWith('Your turn.')")
+    assert in_command_box_or_body(blind)
+    answer = command(blind, "KeyA")
+    assert all(word in answer for word in ("×1", "×2", "×4")), answer
+    act_by_keys(blind, "#act-bid-2", f"v.banker === {me!r} && v.house.auction && v.house.auction.mult === 2")
+    assert blind.view()["banker"] == me
+    # The auction's lines come with its module (static/js/house-auction.js), which the page may load after the mode: the
+    # feed then shows them only then, and the mode says them once, as lines new to the feed, before the rest.
+    lines = feed_lines(blind)
+    early = [line["text"] for line in lines[:at_start] if line["type"] in ("auction_started", "bid_made")]
+    rest = [line["text"] for line in lines[at_start:]]
+    got = wait_said(blind, len(rest))
+    assert got in (rest, early + rest), f"announced {got}\nfeed since the mode {rest}\nthe auction's before {early}"
+    assert_bursts(blind)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide on a 360 px screen"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "blind-auction-360.png"), full_page=True)
+    assert not [e for e in blind.console_errors if "navigator.vibrate" not in e], blind.console_errors
+
+
+def in_command_box_or_body(player) -> bool:
+    """With the mode on, a moment of the player's does not take the focus out of the command box."""
+    return player.page.evaluate("(() => { const a = document.activeElement; return !a || a === document.body"
+                                " || a.id === 'blind-command'; })()")
+
+
+def test_the_banker_opens_a_hand_with_the_keys(server, browser):
+    """The banker's open (house rule banker_opens, preset ban-luck-opens) at a practice table: the player in the mode
+    takes the bank offered to them, draws at their turn with H until the rule lets them open, and opens a challenger's
+    hand with the Open button that #blind draws for that seat (A lists it; Tab, Enter); the feed's open and its result
+    are announced."""
+    from tests.e2e.test_house_open import make_the_bank_offer_due
+
+    from games.models import Room
+
+    user = get_user_model().objects.create_user("blind-opener", "blind-opener@example.com", "a-long-password-1",
+                                                display_name="Ruolan", screen_reader=True)
+    blind = person(browser, server, user, "en", WIDE)
+    page = blind.goto("/lobby/")
+    page.focus("button[data-practice='ban-luck-opens']")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/r/\d{4}/$"))
+    blind.wait_connected()
+    wait_mode(blind)
+    at_start = install_log(blind)
+    blind.wait_view("v.you && v.hand")
+    room = Room.objects.filter(code=page.url.rstrip("/").rsplit("/", 1)[-1]).latest("pk")
+    make_the_bank_offer_due(room)
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, f"no open came: {blind.view()['phase']}"
+        v = blind.view()
+        legal, hand, me = v["legal_actions"], v.get("hand"), v["you"]
+        mine = hand and hand["turn"] and hand["turn"]["seat"] == me and not hand["over"]
+        if page.locator("#blind-doc button[id^=blind-act-open-]:not([disabled])").count():
+            break
+        if "take_bank" in legal:
+            act_by_keys(blind, "#act-take_bank", f"v.banker === {me!r}")
+        elif v["phase"] == "betting" and "bet" in legal:
+            command(blind, "Enter")
+            blind.wait_view("!v.legal_actions.includes('bet')")
+        elif mine and ("hit" in legal or "stand" in legal):
+            hit = "hit" in legal and (v["banker"] == me or "stand" not in legal)
+            version = page.evaluate("window.halfpoint.state.version")
+            command(blind, "KeyH" if hit else "KeyS")
+            settle(blind, version)
+        elif page.locator("#host-start:not([disabled])").count() and (not hand or hand["over"]):
+            act_by_keys(blind, "#host-start", "!!v.pending || (v.hand && !v.hand.over)")
+        else:
+            time.sleep(0.05)
+    v = blind.view()
+    assert v["banker"] == v["you"] and v["hand"]["turn"]["seat"] == v["you"]
+    answer = command(blind, "KeyA")
+    assert "Open" in answer, answer
+    before = len(feed_lines(blind))
+    act_by_keys(blind, "#blind-doc button[id^=blind-act-open-]", "true")
+    page.wait_for_function(f"window.__feedLog && Object.values(window.__feedLog.hands).flat().length > {before}")
+    blind.page.wait_for_function("""(() => Object.values(window.__feedLog.hands).flat()
+      .some((l) => / opens .+'s hand: it is settled now against the bank's /.test(l.text)))()""")
+    lines, start = assert_announced_once_in_order(blind, at_start)
+    assert any(" opens " in text and "settled now" in text for text in lines[start:]), lines[start:]
+    assert_bursts(blind)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "blind-open-1280.png"), full_page=True)
+    assert not [e for e in blind.console_errors if "navigator.vibrate" not in e], blind.console_errors
