@@ -122,3 +122,36 @@ def test_the_title_flashes_in_a_hidden_tab_when_the_turn_comes(server, players):
     bob.page.on("dialog", lambda d: d.accept())
     bob.click_enabled("#act-leave")
     bob.page.wait_for_function("window.__locks.every((l) => l.released)")
+
+
+def test_a_bid_for_the_bank_is_the_players_own_moment(server, browser, monkeypatch, settings):
+    """The bank auction (house-rules.md; preset ten-half-auction) waits for the player's bid before its deadline, like a
+    bet: the phone vibrates, a hidden tab's title flashes, and the focus goes to the bid row. The practice table's first
+    deal is stacked as in tests/e2e/test_house_auction.py: the bots make no bid and the newcomer's bid is awaited."""
+    from django.contrib.auth import get_user_model
+
+    from tests.e2e.conftest import PHONE, Player, log_in, practice_here
+
+    settings.GAMES_NEXT_HAND_SECONDS = 3600
+    settings.GAMES_BOT_SECONDS = 0
+    user = get_user_model().objects.create_user("bidder", "bidder@example.com", "a-long-password-1")
+    room = practice_here(monkeypatch, user, "ten-half-auction", ["2S", "10H", "3D", "4C"], dice=[1, 1],
+                         overrides={"bank_seconds": 300})
+    context = browser.new_context(viewport=PHONE, bypass_csp=True, locale="en-US")
+    context.add_init_script(STAND_INS)
+    player = Player(context, server, user.username, [])
+    log_in(context, server, user)
+    page = player.goto(f"/r/{room.code}/")
+    player.wait_connected()
+    player.wait_view("v.phase === 'auction' && v.legal_actions.includes('bid')")
+    page.wait_for_function("window.__vibrations.length === 1")
+    page.wait_for_function("(document.activeElement.id || '').startsWith('act-bid-')")
+    title = page.title()
+    hide(player, True)
+    page.wait_for_function("document.title.startsWith('Your turn!')")
+    hide(player, False)
+    assert page.title() == title
+    page.locator("#act-bid-1").click()
+    player.wait_view("v.phase !== 'auction'")
+    assert page.evaluate("window.__vibrations.length") >= 1
+    context.close()
