@@ -130,6 +130,12 @@ def test_every_page_passes_axe_at_every_impact_level_with_its_outline(server, pl
                        ("/offline/", "offline"), ("/verify/", "verify"), ("/verify/distribution/", "distribution")):
         visitor.goto(path)
         scan(visitor, f"{name}, no session", shot=f"{name}-no-session", unfold=True)
+    visitor.goto("/accounts/login/")
+    visitor.page.fill("input[name=login]", "alice")
+    visitor.page.fill("input[name=password]", "not-her-password")
+    visitor.page.locator("form[action*=login] [type=submit]").click()
+    visitor.page.wait_for_selector(".errorlist")
+    scan(visitor, "login, refused", shot="login-refused")
     for preset in PRESETS:
         visitor.goto(f"/rules/{preset}/")
         scan(visitor, f"rules of {preset}", shot=f"rules-{preset}", unfold=True)
