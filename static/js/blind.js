@@ -323,11 +323,11 @@ function seatWords(v, seat) {
   const shown = hand && hand.over && v.last_hand ? v.last_hand.banker : undefined;
   const banked = shown === undefined ? seat.banker : shown === seat.id;
   const roles = [banked ? pgettext("screen reader", "banker") : seat.role === "side" ? pgettext("screen reader", "side bettor") : pgettext("screen reader", "challenger")];
-  if (seat.banker && !banked) roles.push(pgettext("screen reader", "holds the bank now"));
   if (seat.host) roles.push(pgettext("screen reader", "host"));
   if (seat.bot) roles.push(pgettext("screen reader", "bot"));
   if (seat.away) roles.push(pgettext("screen reader", "away"));
   if (seat.leaving) roles.push(pgettext("screen reader", "leaving"));
+  if (seat.banker && !banked) roles.push(pgettext("screen reader", "holds the bank now"));
   const out = [fmt(pgettext("screen reader", "Role: %(roles)s."), { roles: list(roles) })];
   if (hand && hand.turn && hand.turn.seat === seat.id && !hand.over) out.push(me ? pgettext("screen reader", "Your turn now.") : pgettext("screen reader", "Their turn now."));
   else if ((v.deadline_for || []).includes(seat.id)) out.push(me ? pgettext("screen reader", "The table waits for you.") : pgettext("screen reader", "The table waits for them."));

@@ -1,10 +1,10 @@
 """The bank's decisions in the screen-reader mode (docs/accessibility.md), with the keyboard alone: in Ten and a Half the
 player in the mode opens the smallest bank the stakes allow (one base stake), so that one challenger's win empties it;
 they bust on purpose as the banker until the bank is empty, refill it (A, Shift+Tab to the amount, Tab to Refill the
-bank, Enter), let it be emptied again and pass it; then, with the bank opened again, their friend busts until the bank
-has made its opening in profit, and they retire from it. Each decision put to them is alerted, every feed line is
+bank, Enter), let it be emptied again and pass it; their friend opens it, busts as the banker and passes it back; then,
+with the bank opened again, the friend busts until the bank has made its opening in profit, and they retire from it. Each decision put to them is alerted, every feed line is
 announced once in order, and the finished hand's seats are described as that hand had them (the banker of the hand on
-show, though the bank has been passed)."""
+show, though the bank has been passed; the one who holds it now said apart)."""
 
 import re
 import time
@@ -84,7 +84,8 @@ def test_refill_pass_and_retire_in_ten_and_a_half_with_the_keys(server, browser,
     base = blind.view()["rules"]["base_stake"]
     done: list[str] = []  # the blind player's bank decisions, in order
     alerts: dict[str, str] = {}
-    described: list[str] = []
+    described: list[str] = []  # after the pass: the player's seat; once the friend opens, the friend's and theirs
+    friend_banked: list[int] = []
 
     def blind_step() -> bool:
         p, v = blind, blind.view()
@@ -136,15 +137,29 @@ def test_refill_pass_and_retire_in_ten_and_a_half_with_the_keys(server, browser,
     def friend_step() -> bool:
         p, v = friend, friend.view()
         legal, pending, hand = v["legal_actions"], v.get("pending"), v.get("hand")
+        if pending and pending["seat"] == f and pending["kind"] == "open" and "passed" in done and not friend_banked:
+            # The friend opens the bank the player in the mode passed: the hand on show still has its own banker.
+            p.page.fill("#amount-bank", str(base))
+            click(p, "#act-open_bank")
+            friend_banked.append(blind.view()["hand"]["no"])
+            seat = f"#blind-doc [data-seat={f!r}]"
+            blind.page.wait_for_function(f"document.querySelector({seat!r}).textContent.includes('holds the bank now')")
+            described.append(blind.page.locator(seat).inner_text())
+            described.append(blind.page.locator("#blind-mine").inner_text())
+            return True
         if pending and pending["seat"] == f:
-            return click(p, "#act-decline_bank")  # the bank goes back to the player in the mode
+            # Declined or passed: the bank goes back to the player in the mode.
+            return click(p, "#act-pass_bank" if pending["kind"] == "refill" else "#act-decline_bank")
+        if "retire" in legal and v.get("banker") == f:
+            return click(p, "#act-retire")
         if v["phase"] == "betting" and "bet" in legal:
             # While the bank is to be emptied the friend stakes all it holds; then the base stake.
             stake = v["bank"] if "passed" not in done else base
             p.page.fill("#bet-box", str(min(stake, next(x["stack"] for x in v["seats"] if x["id"] == f))))
             return click(p, "#act-confirm")
         if v["phase"] == "playing" and hand and hand["turn"] and hand["turn"]["seat"] == f:
-            # One card stands (it cannot bust) while the bank is to be emptied; then the friend hits until busting.
+            # One card stands (it cannot bust) while the bank is to be emptied; then the friend hits until busting (as
+            # the banker too: its bank goes to the challenger in the mode).
             hit = "stand" not in legal or "passed" in done
             return click(p, "#act-hit" if hit else "#act-stand")
         if p.page.locator("#host-start:not([disabled])").count() and p.page.evaluate(
@@ -160,9 +175,12 @@ def test_refill_pass_and_retire_in_ten_and_a_half_with_the_keys(server, browser,
     blind.wait_view(f"v.banker !== {b!r} || v.hand && !v.hand.over")  # the retirement is asked during a hand or done
 
     print(f"\ndecisions {done}\nalerts {alerts}\nthe seat after the pass: {described[0]!r}")
-    assert done[:3] == ["opened", "refilled", "passed"] and done[-1] == "retired", done
+    assert done[:4] == ["opened", "refilled", "passed", "opened"] and done[-1] == "retired", done
     assert all(text.startswith("Your turn.") for text in alerts.values()), alerts
     assert "Role: banker" in described[0] and "The bank's result: −" in described[0], described
+    # The friend holds the bank now, the hand on show was the player's: each seat says so.
+    assert friend_banked and "Role: challenger, host, holds the bank now." in described[1], described
+    assert "Role: banker" in described[2] and "The bank's result: −" in described[2], described
     told = {line["type"] for line in feed_lines(blind)[at_start:]}
     assert {"bank_refilled", "bank_passed"} <= told, sorted(told)
     assert told & {"bank_retire_requested", "bank_closed"}, sorted(told)
