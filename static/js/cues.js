@@ -13,8 +13,7 @@ const SOUND_KEY = "halfpoint.turnSound";
 const TIME_KEY = "halfpoint.timeCue";
 const TIME_DEFAULT = "10,5";
 const FLASH_MS = 1000;
-// A moment that waits for this player: their turn in the hand, their bet, a bank decision put to them, or their bid for
-// the bank (house-rules.md "The bank auction": a decision with its own deadline, like the bet).
+// A moment that waits for this player: their turn in the hand, their bet, a bank decision, their bid for the bank.
 const DECISIONS = ["confirm", "open_bank", "take_bank", "refill", "bid"];
 
 const state = { mine: false, key: null, seated: false, flashing: null, title: document.title, lock: null, audio: null };
@@ -41,7 +40,7 @@ function setSound(on) {
 export function isMyTurn(v) {
   if (!v || !v.you) return false;
   if (v.phase === "playing") return !!(v.hand && v.hand.turn && v.hand.turn.seat === v.you && !v.hand.over);
-  if (v.phase === "betting" || v.phase === "bank_decision" || v.phase === "auction") {
+  if (["betting", "bank_decision", "auction"].includes(v.phase)) {
     return (v.legal_actions || []).some((a) => DECISIONS.includes(a));
   }
   return false;
