@@ -13,9 +13,10 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
+from games.models import Room
 from tests.e2e.blind import (
-    WIDE,
     PHONE,
+    WIDE,
     act_by_keys,
     amount_by_keys,
     assert_announced_once_in_order,
@@ -27,10 +28,12 @@ from tests.e2e.blind import (
     only_this_server,
     person,
     to_command_box,
-    wait_said,
     wait_mode,
+    wait_said,
 )
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, practice_here
+from tests.e2e.test_house_open import make_the_bank_offer_due
+from tests.games.conftest import seat_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -197,9 +200,6 @@ def test_a_bid_for_the_bank_with_the_keys(server, browser, monkeypatch, settings
     """The bank auction (house rule bank_auction, preset ten-half-auction) at a practice table, on a phone: the bid is
     the player's own moment, alerted as their turn; A lists the bid row, Tab reaches ×2, Enter bids, and the player
     holds the bank at ×2. The first deal is stacked as in tests/e2e/test_house_auction.py (the bots make no bid)."""
-    from tests.e2e.conftest import practice_here
-    from tests.games.conftest import seat_of
-
     settings.GAMES_NEXT_HAND_SECONDS = 3600
     settings.GAMES_BOT_SECONDS = 0
     user = get_user_model().objects.create_user("blind-bidder", "blind-bidder@example.com", "a-long-password-1",
@@ -246,10 +246,6 @@ def test_the_banker_opens_a_hand_with_the_keys(server, browser):
     takes the bank offered to them, draws at their turn with H until the rule lets them open, and opens a challenger's
     hand with the Open button that #blind draws for that seat (A lists it; Tab, Enter); the feed's open and its result
     are announced."""
-    from tests.e2e.test_house_open import make_the_bank_offer_due
-
-    from games.models import Room
-
     user = get_user_model().objects.create_user("blind-opener", "blind-opener@example.com", "a-long-password-1",
                                                 display_name="Ruolan", screen_reader=True)
     blind = person(browser, server, user, "en", WIDE)
