@@ -183,6 +183,17 @@ def test_every_page_passes_axe_at_every_impact_level_with_its_outline(server, pl
         player.goto(f"/r/{live.code}/")
         player.wait_connected()
     scan(alice, "table, before the first hand")
+    # Someone not seated: the seats to take, the side bettors' box and the seat's dialog.
+    chen = players(server, "chen", viewport=PHONE)
+    log_in(chen.context, server, users["chen"])
+    chen.goto(f"/r/{live.code}/")
+    chen.wait_connected()
+    chen.page.wait_for_selector("#sit-side")
+    scan(chen, "table, not seated", shot="table-not-seated")
+    chen.page.locator("button[data-sit]").first.click()
+    chen.page.wait_for_selector("#sit-dialog[open]")
+    scan(chen, "table, the seat's dialog", shot="table-sit-dialog")
+    chen.context.close()
     # The menu's tabs, with no results above them (and no clock running while the tabs are read).
     bob.page.click("#menu-button")
     for tab in ("rules", "hands", "chat", "fair", "ledger"):
