@@ -21,7 +21,7 @@ import pytest
 from django.core.cache import cache
 from django.db import connections
 
-from tests.servers import daphne, free_port
+from tests.servers import Daphne, daphne, free_port
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -68,20 +68,66 @@ def _sync_db_beside_playwright(monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-@pytest.fixture
-def browser(transactional_db):
-    # One Playwright per test, stopped before the database is flushed: its event loop must not
-    # outlive the e2e tests (the rest of the suite checks for running loops).
+@pytest.fixture(scope="package")
+def _chromium():
+    """One Playwright and one Chromium for the browser tests (each test still makes its own contexts, one per player:
+    no cookie, storage or service worker passes from one test to the next). Package scope: Playwright's sync API keeps
+    an event loop running in this thread for as long as it lives, which must not outlive the e2e tests (the rest of the
+    suite checks for running loops, and Django refuses database calls beside one). Launching it per test cost about
+    0.7 s a test."""
     from playwright.sync_api import sync_playwright
 
-    cache.clear()  # allauth counts sign-ups per IP in the cache every test server shares: each test starts at none
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
-        # Beside the running loop, asgiref keeps this thread's database connection in the loop's context, where
-        # nothing after the test reaches it: closed here, or PostgreSQL would refuse to drop the test database.
-        connections.close_all()
+    # The database calls made beside the running loop (the flush after each test among them) are allowed for as long
+    # as it runs: see _sync_db_beside_playwright.
+    with pytest.MonkeyPatch.context() as mp, sync_playwright() as pw:
+        mp.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        launch = lambda: pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)  # noqa: E731
+        holder = [launch()]
+
+        def current():
+            if not holder[0].is_connected():  # a test crashed it: the next one gets a new one
+                holder[0] = launch()
+            return holder[0]
+
+        yield current
+        if holder[0].is_connected():
+            holder[0].close()
+
+
+def _clear_cache_keeping_process_beats() -> None:
+    """cache.clear(), except the servers' "this process is alive" keys (games/services/presence.py): a shared server
+    says so once every 30 s, and a test process that read its sockets as a dead process's would count its seats
+    absent."""
+    from django.core.cache import caches
+
+    from games.services.presence import PROCESS_TTL
+
+    backend = caches["default"]  # `cache` is a proxy of it
+    keys: list[str] = []
+    if type(backend).__name__ == "DatabaseCache":
+        with connections["default"].cursor() as cursor:
+            cursor.execute(f"SELECT cache_key FROM {backend._table} WHERE cache_key LIKE %s", ["%games:process:%"])
+            keys = [row[0].split(":", 2)[2] for row in cursor.fetchall()]  # made keys are ":<version>:<key>"
+    elif type(backend).__name__ == "RedisCache":
+        client = backend._cache.get_client(None, write=False)
+        keys = [k.decode().split(":", 2)[2] for k in client.scan_iter(match="*games:process:*")]
+    cache.clear()
+    for key in keys:
+        cache.set(key, 1, PROCESS_TTL)
+
+
+@pytest.fixture
+def browser(transactional_db, _chromium):
+    """The shared Chromium (one per e2e package run); the contexts a test leaves open are closed after it."""
+    # allauth counts sign-ups per IP in the cache every test server shares: each test starts at none
+    _clear_cache_keeping_process_beats()
+    b = _chromium()
+    yield b
+    for context in b.contexts:
+        context.close()
+    # Beside the running loop, asgiref keeps this thread's database connection in the loop's context, where
+    # nothing after the test reaches it: closed here, or PostgreSQL would refuse to drop the test database.
+    connections.close_all()
 
 
 def _artifact_name(request) -> str:
@@ -99,11 +145,26 @@ def log_in(context, base: str, user) -> None:
     context.add_cookies([{"name": name, "url": base, "value": client.cookies[name].value}])
 
 
+@pytest.fixture(scope="package")
+def _shared_daphne(django_db_setup):
+    """The daphne of `server`, one for the e2e package run (starting one cost about 1.3 s a test, and its first pages
+    more). Safe to share: the database is flushed between tests (transactional_db) and its sequences are not reset,
+    so no room or user id comes back to meet the process's per-room state (the parsed states, the watched rooms, the
+    in-memory layer's groups); the cache is shared with this process (the database's table, or Redis), cleared by
+    `browser`; each test's sockets close with its contexts. Tests that stop or kill a server start their own
+    (`server_control`, tests/games/test_faults.py)."""
+    holder = [Daphne(**SERVER_ENV)]
+    yield holder
+    holder[0].stop()
+
+
 @pytest.fixture
-def server(transactional_db):
+def server(transactional_db, _shared_daphne):
     """The base URL of a daphne serving the test database."""
-    with daphne(**SERVER_ENV) as base:
-        yield base
+    if _shared_daphne[0].proc.poll() is not None:  # it died during an earlier test: that test failed, this one gets a new one
+        _shared_daphne[0].stop()
+        _shared_daphne[0] = Daphne(**SERVER_ENV)
+    yield _shared_daphne[0].base
 
 
 @pytest.fixture
