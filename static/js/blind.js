@@ -419,6 +419,7 @@ function drawDoc(v) {
   const doc = {
     status: [phase, statusText()].filter(Boolean),
     mine: myHandWords(v), myButtons: v.you ? seatButtons(v.you).length : 0,
+    myself: v.seats.filter((x) => x.id === v.you).map((x) => seatWords(v, x)), // the role, stack, result: redrawn on change
     bank: bankWords(v),
     seats: others.map((x) => [x.id, x.name, seatWords(v, x)]),
     free: free.length, feltButtons,
