@@ -116,8 +116,30 @@ def _clear_cache_keeping_process_beats() -> None:
         cache.set(key, 1, PROCESS_TTL)
 
 
+def _server_done_with_sockets(timeout_s: float = 10) -> None:
+    """Wait until the servers have handled the closes of the test's sockets: a seat's last close is written under its
+    table's row lock (games/services/presence.py), and on PostgreSQL that write beside the flush after the test
+    (TRUNCATE of every table) deadlocks, which fails the flush. With a server per test, the server was stopped first."""
+    from games.models import Table
+
+    def busy() -> bool:
+        if any(any((meta or {}).get("sockets", {}).values()) for meta in Table.objects.values_list("meta", flat=True)):
+            return True
+        if connections["default"].vendor != "postgresql":
+            return False
+        with connections["default"].cursor() as cursor:  # a close that found no seat left no socket: still writing?
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                           " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+                           " AND state IN ('active', 'idle in transaction')")
+            return cursor.fetchone()[0] > 0
+
+    deadline = time.monotonic() + timeout_s
+    while busy() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 @pytest.fixture
-def browser(transactional_db, _chromium):
+def browser(transactional_db, _chromium, request):
     """The shared Chromium (one per e2e package run); the contexts a test leaves open are closed after it."""
     # allauth counts sign-ups per IP in the cache every test server shares: each test starts at none
     _clear_cache_keeping_process_beats()
@@ -125,6 +147,8 @@ def browser(transactional_db, _chromium):
     yield b
     for context in b.contexts:
         context.close()
+    if "server" in request.fixturenames:  # the shared one, still serving; a test's own server is stopped before the flush
+        _server_done_with_sockets()
     # Beside the running loop, asgiref keeps this thread's database connection in the loop's context, where
     # nothing after the test reaches it: closed here, or PostgreSQL would refuse to drop the test database.
     connections.close_all()
