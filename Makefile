@@ -51,7 +51,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
-# PYTEST_ARGS: more arguments for pytest, e.g. .ci/run's marker expressions (its passes without and with the browser).
+# PYTEST_ARGS: more arguments for pytest, e.g. .ci/run's marker expressions (its parts without and with the browser)
+# and `-n 2` (pytest-xdist's two workers, for the defaults' tests without a browser: docs/testing.md).
 test: $(STAMP) browser deploy-tools catalogs lint
 	$(BIN)/pytest $(PYTEST_ARGS)
 
