@@ -11,7 +11,7 @@ import { isMyTurn, momentKey } from "./cues.js";
 import { h } from "./dom.js";
 import { CLASS_NAMES } from "./feed.js";
 import { number, signed } from "./format.js";
-import { fmt, gettext, npgettext, pgettext } from "./i18n.js";
+import { addWords, fmt, gettext, npgettext, pgettext } from "./i18n.js";
 
 // Every word of the mode carries the context "screen reader", written out in each call for makemessages: /jsi18n/ leaves
 // them out, /jsi18n/blind/ serves them.
@@ -21,22 +21,8 @@ const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 const BURST_MS = 300; // frames closer than this to the one before are one burst: one announcement
 const BURST_MAX_MS = 1200; // a burst that goes on is announced this long after its first frame all the same
 
-// The mode's words come from /jsi18n/blind/ (config/urls.py), added to the page's catalog once; an English page and a
-// page whose catalog has them (the hand record's /jsi18n/fair/, which has every word) ask for nothing.
-let words = null;
-export function blindWords() {
-  const catalog = (window.django && window.django.catalog) || {};
-  const english = document.documentElement.lang.startsWith("en");
-  if (words || english || !window.gettext || Object.keys(catalog).some((k) => k.startsWith(C))) return words || Promise.resolve();
-  const script = document.createElement("script");
-  script.src = "/jsi18n/blind/";
-  words = new Promise((resolve) => {
-    script.onload = resolve;
-    script.onerror = resolve; // without them the English words are read: the table still plays
-  });
-  document.head.append(script);
-  return words;
-}
+// The mode's words come from /jsi18n/blind/ (config/urls.py), added to the page's catalog once.
+export const blindWords = () => addWords(C, "/jsi18n/blind/");
 
 // For the tests (the contract): every announcement with the lines it joined and when, and every command's answer.
 const record = { spoken: [], answers: [] };

@@ -5,27 +5,13 @@
 // They carry the context "screen reader" and come from /jsi18n/blind/ (config/urls.py), as the mode's words do.
 // The table's state and socket are table.js's `window.halfpoint`.
 import { h } from "./dom.js";
-import { fmt, gettext, pgettext } from "./i18n.js";
+import { addWords, fmt, gettext, pgettext } from "./i18n.js";
 
 const C = "screen reader"; // the words' context; each call names it literally, for makemessages to find them
 const GRANTS = [10, 20, 30]; // the seconds the server accepts (games/services/clock_ask.py)
 const T = () => window.halfpoint;
 
-// The words, added to the page's catalog once; an English page and a catalog that has them already ask for nothing.
-let words = null;
-function loadWords() {
-  const catalog = (window.django && window.django.catalog) || {};
-  if (words || document.documentElement.lang.startsWith("en") || Object.keys(catalog).some((k) => k.startsWith(C))) {
-    return words || Promise.resolve();
-  }
-  const script = h("script", { src: "/jsi18n/blind/" });
-  words = new Promise((resolve) => {
-    script.onload = resolve;
-    script.onerror = resolve; // without them the English words show: asking still works
-  });
-  document.head.append(script);
-  return words;
-}
+const loadWords = () => addWords(C, "/jsi18n/blind/"); // with the screen-reader mode's, once
 
 function toast(text, kind) {
   const box = document.getElementById("toast");

@@ -10,6 +10,8 @@
 //   tell(e, ctx) -> [line] | null                  the feed's lines for an event the shared feed does not know
 //                                                  (ctx: {name, you, line, fmt, number, gettext, ngettext, pgettext})
 // `api` (table.js): {view, send, legal, name, button, h, fmt, number, me}.
+import { addWords } from "./i18n.js";
+
 const MODULES = [
   ["banker_opens", (r) => r.banker_opens, () => import("./house-open.js")],
   ["free_hand", (r) => r.free_hand, () => import("./house-free.js")],
@@ -22,29 +24,13 @@ const MODULES = [
 export const knobsOn = (rules) => MODULES.filter(([, on]) => rules && on(rules)).map(([knob]) => knob);
 
 // The modules' words carry the context "house rule" (or "house rule: ..."): the page's own catalog (/jsi18n/) goes without
-// them, and they come from /jsi18n/house/ with the modules (config/urls.py). An English page (no catalog to add) and a
-// page whose catalog has them already (the hand record's /jsi18n/fair/, which has every word) ask for nothing.
-let words = null;
-function houseWords() {
-  const catalog = (window.django && window.django.catalog) || {};
-  const english = document.documentElement.lang.startsWith("en");
-  if (words || english || !window.gettext || Object.keys(catalog).some((k) => k.startsWith("house rule"))) return words || Promise.resolve();
-  const script = document.createElement("script");
-  script.src = "/jsi18n/house/";
-  words = new Promise((resolve) => {
-    script.onload = resolve;
-    script.onerror = resolve; // without them the English words show: the table still plays
-  });
-  document.head.append(script);
-  return words;
-}
-
+// them, and they come from /jsi18n/house/ with the modules (config/urls.py).
 /** The modules of the knobs `rules` turns on, once their words are in the page's catalog (a promise of a list; empty
  * when none is on). */
 export function loadHouse(rules) {
   const wanted = MODULES.filter(([, on]) => rules && on(rules));
   if (!wanted.length) return Promise.resolve([]);
-  return houseWords().then(() => Promise.all(wanted.map(([, , load]) => load())));
+  return addWords("house rule", "/jsi18n/house/").then(() => Promise.all(wanted.map(([, , load]) => load())));
 }
 
 /** Every module's answer to `hook`, in order, leaving out the modules without it and the empty answers. */
