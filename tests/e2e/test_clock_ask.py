@@ -27,14 +27,25 @@ def at_table(browser, server, user, room, viewport) -> Player:
     player = Player(context, server, user.username, [])
     log_in(context, server, user)
     player.goto(f"/r/{room.code}/")
-    player.wait_view("v.you && v.phase === 'betting'")
+    player.wait_view("!!v.you")
     return player
+
+
+def deal(host: Player, *others: Player) -> None:
+    """The host starts the table and opens a bank of 500 from the page, once every page is at the table: the hand's
+    betting clock runs from then, not while the pages load."""
+    host.click_enabled("#host-start")
+    host.wait_view("v.legal_actions.includes('open_bank')")
+    host.page.fill("#amount-bank", "500")
+    host.click_enabled("#act-open_bank")
+    for p in (host, *others):
+        p.wait_view("v.phase === 'betting'")
 
 
 @pytest.mark.parametrize("host_viewport", [PHONE, {"width": 1280, "height": 900}], ids=["phone", "desktop"])
 def test_a_player_asks_from_the_menu_the_host_grants_20_s_and_the_next_hand_runs_on_the_longer_clock(
         server, browser, host_viewport, monkeypatch):
-    # The table is set here, before the pages open: they learn it from their snapshots. This process's broadcasts
+    # The seats are taken here, before the pages open: they learn them from their snapshots. This process's broadcasts
     # would reach no socket of the server's (another process) and fail beside Playwright's event loop.
     monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)
     User = get_user_model()
@@ -43,10 +54,9 @@ def test_a_player_asks_from_the_menu_the_host_grants_20_s_and_the_next_hand_runs
     room = services.room_create(host=alice, preset="ten-half")
     services.seat_take(room_id=room.pk, user=alice, buy_in=1000)
     services.seat_take(room_id=room.pk, user=bob, buy_in=500)
-    services.action_submit(room_id=room.pk, user=alice, action="start")
-    services.action_submit(room_id=room.pk, user=alice, action="open_bank", args={"amount": 500})
     host = at_table(browser, server, alice, room, host_viewport)
     asker = at_table(browser, server, bob, room, host_viewport)
+    deal(host, asker)
     for p in (host, asker):
         assert p.page.evaluate("window.halfpoint.state.view.rules.bet_seconds") == 15
     assert 14 < betting_clock(room) <= 15.5
@@ -104,10 +114,9 @@ def test_in_screen_reader_mode_k_asks_a_reloaded_host_still_sees_it_and_not_now_
     room = services.room_create(host=alice, preset="ten-half")
     services.seat_take(room_id=room.pk, user=alice, buy_in=1000)
     services.seat_take(room_id=room.pk, user=noor, buy_in=500)
-    services.action_submit(room_id=room.pk, user=alice, action="start")
-    services.action_submit(room_id=room.pk, user=alice, action="open_bank", args={"amount": 500})
     host = at_table(browser, server, alice, room, PHONE)
     asker = at_table(browser, server, noor, room, PHONE)
+    deal(host, asker)
     answers = "window.halfpoint.blind.answers"
     asker.page.wait_for_selector("#blind-command")
 
