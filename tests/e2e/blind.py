@@ -157,8 +157,9 @@ def command(player: Player, key: str, *, answer: bool = True) -> str | None:
     return text
 
 
-def tab_to(player: Player, selector: str, presses: int = 40) -> None:
-    """Tab forward until the focus is on `selector` (enabled)."""
+
+def tab_to(player: Player, selector: str, presses: int = 120) -> None:
+    """Press Tab until the focused element matches `selector` (enabled); fails if Tab never reaches it."""
     page = player.page
     matches = f"(() => {{ const a = document.activeElement; return !!a && a.matches({selector!r}) && !a.disabled; }})()"
     for _ in range(presses):

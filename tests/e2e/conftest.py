@@ -381,3 +381,14 @@ def play_out(players_, timeout_s: float = 30):
         else:
             time.sleep(0.05)
     raise AssertionError("the hand did not finish")
+
+
+@pytest.fixture
+def here(settings, monkeypatch):
+    """Rooms, seats and moves are made in this process before or beside the pages: there is no socket here to tell,
+    so its broadcasts are off (the pages learn new versions from the server's watcher), its tasks run at once, and no
+    next hand or bot move is scheduled by a timer."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.GAMES_NEXT_HAND_SECONDS = 3600
+    settings.GAMES_BOT_SECONDS = 0
+    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)

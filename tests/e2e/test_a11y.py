@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from games import clubs, ledger_shares, services
 from games.engine import PRESETS
 from games.models import Hand, Room
+from tests.e2e.blind import tab_to
 from tests.e2e.conftest import PASSWORD, PHONE, log_in, play_out
 from tests.e2e.test_distribution import seed_report
 from tests.games.conftest import act
@@ -246,17 +247,6 @@ def test_every_page_passes_axe_at_every_impact_level_with_its_outline(server, pl
             bob.page.wait_for_selector("#chain-status[data-ok='true']")
         scan(bob, name, shot=re.sub(r"\W+", "-", name))
     assert not scan.found, scan.failures()
-
-
-def tab_to(player, selector: str, presses: int = 120) -> None:
-    """Press Tab until the focused element matches `selector` (enabled); fails if Tab never reaches it."""
-    page = player.page
-    matches = f"(() => {{ const a = document.activeElement; return !!a && a.matches({selector!r}) && !a.disabled; }})()"
-    for _ in range(presses):
-        if page.evaluate(matches):
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {selector}")
 
 
 def press(player, selector: str, key: str, until: str) -> None:

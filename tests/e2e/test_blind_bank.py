@@ -40,15 +40,6 @@ SLOW = {"bet_seconds": 300, "act_seconds": 300, "bank_seconds": 300}
 IDLE = "!v.hand || v.hand.over"
 
 
-@pytest.fixture
-def here(settings, monkeypatch):
-    """The room and its seats are made in this process before any page opens (no socket here to tell)."""
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.GAMES_NEXT_HAND_SECONDS = 3600
-    settings.GAMES_BOT_SECONDS = 0
-    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)
-
-
 def settle(p, version: int) -> None:
     try:
         p.page.wait_for_function(f"window.halfpoint.state.version > {version} && !window.halfpoint.state.busy", timeout=5000)

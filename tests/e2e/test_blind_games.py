@@ -78,15 +78,6 @@ def has_mode_words(language: str) -> bool:
     return any(e.msgctxt == "screen reader" and e.msgstr for e in polib.pofile(str(po)))
 
 
-@pytest.fixture
-def here(settings, monkeypatch):
-    """The room and its seats are made in this process before any page opens (no socket here to tell)."""
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.GAMES_NEXT_HAND_SECONDS = 3600
-    settings.GAMES_BOT_SECONDS = 0
-    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)
-
-
 class Night:
     """Two players at one table: `blind` (in the mode, keys only) and `friend` (sighted, the host, clicks)."""
 

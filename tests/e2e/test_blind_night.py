@@ -64,16 +64,6 @@ SHAPE_JS = """(state) => {
 NAMES = ("Ruolan", "Zaira", "Oksana", "Taavi")
 
 
-@pytest.fixture
-def here(settings, monkeypatch):
-    """Rooms, seats and the reference table's moves are made in this process (no socket here: the pages learn the new
-    versions from the server's watcher)."""
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.GAMES_NEXT_HAND_SECONDS = 3600
-    settings.GAMES_BOT_SECONDS = 0
-    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)
-
-
 def shape(player) -> list[str]:
     return player.page.evaluate(SHAPE_JS, sorted(STATE_CLASSES))
 
