@@ -86,12 +86,12 @@ class TableConsumer(AsyncWebsocketConsumer):
                                                   socket=self.channel_name)
         self.present = True
         await self.send_snapshot()
+        _watch(self)  # from the snapshot's version on, before anything else is awaited (tests/games/test_faults.py)
         if room.host_id == user.pk:  # the asks for a longer clock still waiting for the host (nobody else's page)
             for frame in await db(services.clock_asks_pending)(room_id=room.pk, user=user):
                 await self.send_json({**frame, "version": self.version})
         if seat_id:
             await db(presence)(room.pk, seat_id, True)
-        _watch(self)
 
     async def __call__(self, scope, receive, send) -> None:
         arrivals = Arrivals(receive, max_frame=MAX_FRAME, rate_limit=RATE_LIMIT)  # judged on arrival, in order
