@@ -59,6 +59,19 @@ OUTLINE = """() => {
 }"""
 
 
+def violations(page) -> list[str]:
+    """axe's findings on the page as it is now, at every impact level, one line each (rule, impact, where, why)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(axe.axe_script)
+    results = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    lines = []
+    for v in results["violations"]:
+        for node in v["nodes"]:
+            why = "; ".join(c["message"] for c in node["any"] + node["all"] + node["none"])
+            lines.append(f"{v['id']} ({v['impact']}) at {' '.join(map(str, node['target']))}: {why}")
+    return lines
+
+
 class Scan:
     """axe and the outline over pages, at both widths; `found` holds every finding, by page."""
 
@@ -72,15 +85,7 @@ class Scan:
         for width, size in (("360", PHONE), ("1280", WIDE)):
             page.set_viewport_size(size)
             page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-            if not page.evaluate("typeof window.axe === 'object'"):
-                page.evaluate(axe.axe_script)
-            results = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-            lines = []
-            for v in results["violations"]:
-                for node in v["nodes"]:
-                    why = "; ".join(c["message"] for c in node["any"] + node["all"] + node["none"])
-                    lines.append(f"{v['id']} ({v['impact']}) at {' '.join(map(str, node['target']))}: {why}")
-            lines += [f"outline: {wrong}" for wrong in page.evaluate(OUTLINE)]
+            lines = violations(page) + [f"outline: {wrong}" for wrong in page.evaluate(OUTLINE)]
             if lines:
                 self.found[f"{name} ({width} px)"] = lines
             if shot and width == "360":
