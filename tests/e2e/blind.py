@@ -77,6 +77,18 @@ def install_log(player: Player) -> int:
     return player.page.evaluate(LOG_JS)
 
 
+def open_table(blind: Player, friend: Player, code: str) -> int:
+    """`blind` (whose profile has the mode on) opens room `code` first and its feed is logged from then; then `friend`.
+    Returns the number of lines the feed held when the log started."""
+    blind.goto(f"/r/{code}/")
+    blind.wait_connected()
+    wait_mode(blind)
+    at_start = install_log(blind)
+    friend.goto(f"/r/{code}/")
+    friend.wait_connected()
+    return at_start
+
+
 def feed_lines(player: Player) -> list[dict]:
     """Every line the page's feed told since the log was installed, in order: {text, type, seat, hand}."""
     return player.page.evaluate(LINES_JS)

@@ -26,6 +26,7 @@ from tests.e2e.blind import (
     feed_lines,
     install_log,
     only_this_server,
+    open_table,
     person,
     to_command_box,
     wait_mode,
@@ -66,12 +67,7 @@ def test_refill_pass_and_retire_in_ten_and_a_half_with_the_keys(server, browser,
     services.seat_take(room_id=room.pk, user=blind_user, buy_in=1000)
     blind = person(browser, server, blind_user, "en", WIDE)
     friend = person(browser, server, friend_user, "en", WIDE)
-    blind.goto(f"/r/{room.code}/")
-    blind.wait_connected()
-    wait_mode(blind)
-    at_start = install_log(blind)
-    friend.goto(f"/r/{room.code}/")
-    friend.wait_connected()
+    at_start = open_table(blind, friend, room.code)
     to_command_box(blind)
     b, f = blind.view()["you"], friend.view()["you"]
     base = blind.view()["rules"]["base_stake"]

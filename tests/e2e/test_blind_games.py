@@ -31,16 +31,15 @@ from tests.e2e.blind import (
     command,
     command_latencies,
     feed_lines,
-    install_log,
     latencies,
     only_this_server,
+    open_table,
     person,
     reconnect,
     report,
     said,
     spoken,
     to_command_box,
-    wait_mode,
     wait_said,
     words,
 )
@@ -305,12 +304,7 @@ def test_hands_played_in_the_mode_with_the_keyboard_alone(server, browser, here,
 
     blind = person(browser, server, blind_user, language, screen)
     friend = person(browser, server, friend_user, "en", WIDE if screen is PHONE else PHONE)
-    blind.goto(f"/r/{room.code}/")
-    blind.wait_connected()
-    wait_mode(blind)
-    at_start = install_log(blind)
-    friend.goto(f"/r/{room.code}/")
-    friend.wait_connected()
+    at_start = open_table(blind, friend, room.code)
     page = blind.page
     assert page.evaluate("document.documentElement.lang") == language
     assert page.locator("#felt").is_hidden() and page.locator("#side-seats").is_hidden()
