@@ -9,7 +9,7 @@
 import { describe } from "./cards.js";
 import { isMyTurn, momentKey } from "./cues.js";
 import { h } from "./dom.js";
-import { CLASS_NAMES } from "./feed.js";
+import { CLASS_NAMES, list, OUTCOMES } from "./feed.js";
 import { number, signed } from "./format.js";
 import { addWords, fmt, gettext, npgettext, pgettext } from "./i18n.js";
 
@@ -242,8 +242,6 @@ function turnAlert(v) {
 
 // --- the table as a document -------------------------------------------------------------------------------------
 
-const list = (items) => items.join(pgettext("between the items of a list", ", "));
-const OUTCOMES = () => ({ win: gettext("win"), lose: gettext("lose"), push: gettext("push"), void: gettext("void") });
 
 /** A total in words, with the game's own word for the half: "7 and a half", "a half", "bust at 11". */
 export function totalWords(total, bust) {

@@ -22,7 +22,12 @@ export function showTotal(total) {
   return String(total).replace(/\.5$/, "½").replace(/^0½$/, "½");
 }
 
-const cardList = (codes) => codes.map(describe).join(pgettext("between the items of a list", ", "));
+/** The outcomes' words, shared by the table, the replayer and the screen-reader mode. */
+export const OUTCOMES = () => ({ win: gettext("win"), lose: gettext("lose"), push: gettext("push"), void: gettext("void") });
+
+/** Items as a list in the page's language ("A, B, C"; 甲、乙). */
+export const list = (items) => items.join(pgettext("between the items of a list", ", "));
+const cardList = (codes) => list(codes.map(describe));
 
 /** A hand as words: "9½", "ten and a half (10½)", "bust with 12". `h`: {total, class, bust}. */
 function handWords(h) {

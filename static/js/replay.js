@@ -6,7 +6,7 @@
 // (table.js, table.css).
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
-import { CLASS_NAMES, createTeller, showTotal } from "./feed.js";
+import { CLASS_NAMES, createTeller, OUTCOMES, showTotal } from "./feed.js";
 import { number } from "./format.js";
 import { each } from "./house.js";
 import { fmt, gettext, pgettext } from "./i18n.js";
@@ -149,7 +149,6 @@ export function replaySteps(events, record, house = []) {
 
 // --- drawing one step ---------------------------------------------------------------------------------
 
-const OUTCOMES = () => ({ win: gettext("win"), lose: gettext("lose"), push: gettext("push"), void: gettext("void") });
 const signedPaid = (r) => (!r.paid ? "0" : (r.outcome === "win" ? "+" : "−") + r.paid);
 const multiplier = (r) => (r.outcome === "win" || r.outcome === "lose" ? ` ×${r.multiplier}` : "");
 const signed = (d) => (d > 0 ? "+" : d < 0 ? "−" : "") + Math.abs(d);

@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { cardEl, setDeck } from "./cards.js";
 import { cues, isMyTurn, momentKey, timeCue } from "./cues.js";
-import { CLASS_NAMES, createTeller, tellAll } from "./feed.js";
+import { CLASS_NAMES, createTeller, OUTCOMES, showTotal, tellAll } from "./feed.js";
 import { localTimes, number, signed as signedNumber } from "./format.js";
 import { TableSocket } from "./socket.js";
 import { each, knobsOn, loadHouse } from "./house.js";
@@ -44,11 +44,10 @@ const secondsLeft = () => V() && V().deadline ? Math.max(0, Math.ceil(V().deadli
 
 function total(ph) {
   if (ph.total === undefined) return "";
-  const shown = String(ph.total).replace(/\.5$/, "½").replace(/^0½$/, "½");
+  const shown = showTotal(ph.total);
   return ph.bust ? fmt(gettext("%(total)s bust"), { total: shown }) : shown;
 }
 
-const OUTCOMES = () => ({ win: gettext("win"), lose: gettext("lose"), push: gettext("push"), void: gettext("void") });
 
 // The banker of the hand on show: the bank may have moved on once the hand was settled.
 const handBanker = () => (V().last_hand && V().last_hand.banker) || V().banker;
