@@ -164,14 +164,22 @@ def chat_hidden(room_id: int, message_id: int) -> None:
     _send(room_id, {"type": "chat.hidden", "id": message_id})
 
 
+def room_frame(room_id: int, frame: dict) -> None:
+    """A frame of codes for every socket of the room, sent as is with the socket's version added (the consumer's
+    `room_frame`): the room's notices outside the table's versions, such as a clock ask and its answer
+    (games/services/clock_ask.py). `frame["type"]` is the frame's type in docs/protocol.md."""
+    _send(room_id, {"type": "room.frame", "frame": frame})
+
+
 def clock_asked(room_id: int, seat_id: str, user_id: int) -> None:
     """A seated player asked the host for a longer clock (games/services/clock_ask.py): codes, worded by the page."""
-    _send(room_id, {"type": "clock.asked", "seat": seat_id, "user": user_id})
+    room_frame(room_id, {"type": "clock_asked", "seat": seat_id, "user": user_id})
 
 
 def clock_answered(room_id: int, outcome: str, seconds: int | None, seats: list[str], users: list[int]) -> None:
     """The host granted `seconds` more on each clock, or dismissed: the answer to the asks of `seats` (`users`)."""
-    _send(room_id, {"type": "clock.answered", "outcome": outcome, "seconds": seconds, "seats": seats, "users": users})
+    room_frame(room_id, {"type": "clock_answered", "outcome": outcome, "seconds": seconds, "seats": seats,
+                         "users": users})
 
 
 def user_group(user_id: int) -> str:

@@ -179,13 +179,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                     target_user_id=message.get("user"), message_id=message.get("message"),
                     seat_id=message.get("seat"))
                 await self.send_json({"type": "reported", "version": self.version})
-            elif kind == "clock_ask":  # the answers are the room's `clock_asked` and `clock_answered` frames
-                await db(services.clock_ask)(room_id=self.room.pk, user=self.scope["user"])
-            elif kind == "clock_grant":
-                await db(services.clock_grant)(
-                    room_id=self.room.pk, user=self.scope["user"], seconds=message.get("seconds"))
-            elif kind == "clock_dismiss":
-                await db(services.clock_dismiss)(room_id=self.room.pk, user=self.scope["user"])
+            elif kind in services.MESSAGES:  # the room's other messages: their answers are room frames
+                call, names = services.MESSAGES[kind]
+                await db(call)(room_id=self.room.pk, user=self.scope["user"], **{n: message.get(n) for n in names})
             elif kind == "visibility":
                 await self.on_visibility(message.get("visible"))
             elif kind == "ping":
@@ -373,13 +369,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def chat_hidden(self, event: dict) -> None:
         await self.send_json({"type": "chat_hidden", "id": event["id"], "version": self.version})
 
-    async def clock_asked(self, event: dict) -> None:
-        await self.send_json({"type": "clock_asked", "seat": event["seat"], "user": event["user"],
-                              "version": self.version})
-
-    async def clock_answered(self, event: dict) -> None:
-        await self.send_json({"type": "clock_answered", "outcome": event["outcome"], "seconds": event["seconds"],
-                              "seats": event["seats"], "users": event["users"], "version": self.version})
+    async def room_frame(self, event: dict) -> None:
+        await self.send_json({**event["frame"], "version": self.version})
 
     async def user_banned(self, event: dict) -> None:
         # A moderator banned this user: every open socket closes at once (games/moderation.py).

@@ -25,6 +25,7 @@ The modules, in layers: each imports only modules listed before it.
 - chat.py      chat_post
 - names.py     display_name_sync (a renamed player's seats)
 - clock_ask.py clock_ask, clock_grant, clock_dismiss, clock_asks_pending: asking the host for a longer clock
+- messages.py  MESSAGES: the socket's other message types and the service each calls
 Callers use this package's names (`services.action_submit`, `from games.services import GameError`). Tests
 move the time at games.services.run._now and stack a hand's deck at games.services.moves._start_hand.
 """
@@ -42,6 +43,7 @@ from games.services.commands import (
 )
 from games.services.due import away_release_seconds
 from games.services.errors import GameError, Result
+from games.services.messages import MESSAGES
 from games.services.names import display_name_sync
 from games.services.presence import PROCESS_BEAT, presence_set, process_beat
 from games.services.rooms import (
@@ -58,7 +60,7 @@ from games.services.rooms import (
 from games.services.save import RELEASE_AWAY
 
 __all__ = [
-    "ACTIONS_PER_USER", "ARG_TYPES", "PLAYER_ACTIONS", "PROCESS_BEAT", "RELEASE_AWAY", "ROOM_ACTIONS", "GameError",
+    "ACTIONS_PER_USER", "ARG_TYPES", "MESSAGES", "PLAYER_ACTIONS", "PROCESS_BEAT", "RELEASE_AWAY", "ROOM_ACTIONS", "GameError",
     "Result", "action_submit", "away_release_seconds", "chat_post", "check_seed", "clock_ask", "clock_asks_pending",
     "clock_dismiss", "clock_grant", "display_name_sync", "practice_open",
     "presence_set", "process_beat", "room_check_access", "room_close", "room_create", "room_rules_update",

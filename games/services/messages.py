@@ -1,0 +1,13 @@
+"""The table socket's messages beyond commands, chat and reports (docs/protocol.md): type -> (the service called
+with `room_id`, `user` and these fields of the frame). The consumer calls the service on a database thread; a
+refusal is its GameError, sent as an `error` frame; the answers go out as room frames (games/broadcast.py,
+`room_frame`). The top layer: above every module whose services it lists.
+"""
+
+from games.services.clock_ask import clock_ask, clock_dismiss, clock_grant
+
+MESSAGES = {
+    "clock_ask": (clock_ask, ()),  # answered by the room's `clock_asked` and `clock_answered` frames
+    "clock_grant": (clock_grant, ("seconds",)),
+    "clock_dismiss": (clock_dismiss, ()),
+}
