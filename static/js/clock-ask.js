@@ -1,7 +1,8 @@
 // Asking the host for a longer clock (docs/protocol.md, `clock_ask`): a seated player asks (the table menu's button,
 // the screen-reader mode's K key: static/js/blind.js); the host's page shows a notice (role alert) with +10 s, +20 s,
-// +30 s and "Not now"; the asker hears the answer as a toast. table.js loads this module on the first `clock_asked`
-// or `clock_answered` frame, or the menu's button. The frames carry codes and ids only: the words are this page's.
+// +30 s and "Not now"; the asker hears the answer as a toast. static/js/room-frames.js loads this module on the first
+// `clock_asked` or `clock_answered` frame, or the menu's button. The frames carry codes and ids only: the words are
+// this page's.
 // They carry the context "screen reader" and come from /jsi18n/blind/ (config/urls.py), as the mode's words do.
 // The table's state and socket are table.js's `window.halfpoint`.
 import { h } from "./dom.js";
@@ -92,3 +93,6 @@ export function onFrame(f) {
     notice();
   });
 }
+
+/** The menu's button (`data-more="clock-ask"`). */
+export const onClick = () => askClock();

@@ -150,8 +150,10 @@ function onFrame(f) {
       if (S.view) render();
       onStatus("closed", 4410);
       break;
-    case "clock_asked": case "clock_answered": // asking the host for a longer clock (static/js/clock-ask.js)
-      import("./clock-ask.js").then((m) => m.onFrame(f));
+    case "pong":
+      break;
+    default: // the room's other frames, each to its own module (static/js/room-frames.js)
+      import("./room-frames.js").then((m) => m.onFrame(f));
   }
 }
 
@@ -1314,6 +1316,11 @@ function blind(on) {
 if (cfg.screen_reader) blind(1);
 $("#screen-reader").onchange = (e) => blind(e.target.checked);
 
-$("#clock-ask").onclick = () => import("./clock-ask.js").then((m) => m.askClock());
-window.halfpoint = { state: S, socket }; // for the end-to-end tests and for debugging
+// A control with `data-more` belongs to a module loaded on its first click (static/js/room-frames.js).
+document.addEventListener("click", (e) => {
+  const el = e.target.closest("[data-more]");
+  if (el) import("./room-frames.js").then((m) => m.onClick(el));
+});
+// The table for the modules loaded later, the end-to-end tests and debugging.
+window.halfpoint = { state: S, socket, render, toast, refusal };
 socket.connect();
