@@ -280,7 +280,7 @@ function renderFeed() {
     // Follow the newest line unless the player has scrolled back to read.
     const following = feed.scrollHeight - feed.scrollTop - feed.clientHeight < 24;
     feed.textContent = "";
-    renderFairLog();
+    fairTab();
     for (const l of S.feed) {
       if (l.fair) continue; // listed in the menu's "Fair deal" tab
       const cls = [l.type, l.minor && "minor", l.mine && "mine", l.outcome].filter(Boolean).join(" ");
@@ -307,7 +307,7 @@ function render() {
   renderResults();
   renderHost();
   renderFair();
-  if (!$("#menu").hidden && $("#menu").dataset.tab === "fair") renderFairMenu();
+  fairTab();
   renderFeed();
   cues(S.view); // your-turn sound, title, vibration, screen awake (static/js/cues.js)
   focusTurn();
@@ -1095,7 +1095,7 @@ function showTab(tab) {
   for (const b of document.querySelectorAll("#menu [role=tab]")) b.setAttribute("aria-selected", b.dataset.tab === tab ? "true" : "false");
   for (const p of document.querySelectorAll("#menu [role=tabpanel]")) p.hidden = p.dataset.tab !== tab;
   if (tab === "hands") loadHands();
-  if (tab === "fair") renderFairMenu();
+  fairTab();
   if (tab === "ledger") ledgerSeen();
   if (tab === "chat") { S.unread = 0; showUnread(); $("#chat-input").focus(); }
 }
@@ -1225,7 +1225,6 @@ function renderFair() {
   S.fairKey = key;
   box.textContent = "";
   box.hidden = !deal && !over;
-  renderFairNow(deal, over);
   if (box.hidden) return;
   // The hand whose results are on the table, with the way to check it; else the deal under way.
   const summary = over ? fmt(gettext("hand %(n)s"), { n: over.no }) : fmt(gettext("hand %(n)s, committed"), { n: deal.hand_no });
@@ -1235,79 +1234,11 @@ function renderFair() {
       onclick: () => openMenu("fair") }, gettext("Details"))));
 }
 
-/** The menu's "Fair deal" tab, its codes: the commitment of the deal under way and the seeds in, the server seed of the
- * hand just over. */
-function renderFairNow(deal, over) {
-  const v = V();
-  const box = $("#fair-now");
-  box.textContent = "";
-  if (over) {
-    box.append(h("p", { id: "fair-last" }, fmt(gettext("hand %(n)s is over; its server seed:"), { n: over.no }), " ",
-      h("code", { id: "fair-server-seed", text: v.seed }), " ",
-      h("a", { href: cfg.hand_url.replace("{n}", over.no), id: "fair-check", class: "button secondary small", text: gettext("Verify") })));
-  }
-  if (!deal) return;
-  const line = deal.open ? gettext("hand %(n)s, before the first card, SHA-256 of the server's secret seed:")
-    : gettext("hand %(n)s is dealt from the server seed whose SHA-256 is");
-  box.append(h("p", { class: "fair-line" }, fmt(line, { n: deal.hand_no }), " ",
-    h("code", { id: "fair-commitment", "data-hand": deal.hand_no, text: deal.commitment }), " ",
-    h("button", { type: "button", class: "secondary copy small", id: "fair-copy",
-      onclick: () => copy(deal.commitment, gettext("Commitment copied.")) }, gettext("Copy"))));
-  const names = Object.keys(deal.seeds).map((id) => (id === v.you ? gettext("you") : name(id)));
-  const mine = deal.seeds[v.you];
-  box.append(h("p", { class: "small muted", id: "fair-seeds" },
-    names.length ? fmt(gettext("Player seeds in: %(names)s."), { names: names.join(pgettext("between the items of a list", ", ")) }) : gettext("No player seed in yet."),
-    mine ? [" ", gettext("Yours:"), " ", h("code", { id: "fair-mine", text: mine })] : null));
+// The menu's "Fair deal" tab (static/js/fair-menu.js): drawn while it is open, from the module loaded when it first is.
+const fairApi = { S, V, cfg, send, copy, name, seedFor, randomSeed, toast };
+function fairTab() {
+  if (!$("#menu").hidden && $("#menu").dataset.tab === "fair") import("./fair-menu.js").then((m) => m.draw(fairApi));
 }
-
-/** The menu's "Fair deal" tab: this browser's seed for the open deal (or the one that went into the hand dealt). */
-function renderFairMenu() {
-  const v = V();
-  const deal = v && v.fair_deal;
-  const n = deal ? deal.hand_no : (v ? v.hand_no + 1 : 1);
-  const mine = deal && deal.open ? seedFor(n) : (deal && v.you && deal.seeds[v.you]) || S.typedSeed;
-  $("#fair-my-hand").textContent = n;
-  $("#fair-my-seed").textContent = mine || gettext("a new random seed, drawn when the server commits");
-  $("#fair-my-state").textContent = mine && deal && v.you && deal.seeds[v.you] === mine ? gettext("(the table has it)") : "";
-}
-
-/** The fair deal's lines of the feed (feed.js marks them `fair`: the commitment, the seeds in, the server seed
- * revealed), listed in the menu's "Fair deal" tab for whoever opens it, and left out of the table's feed. */
-function renderFairLog() {
-  let log = $("#fair-log");
-  if (!log) {
-    log = h("ol", { id: "fair-log", class: "feed", tabindex: "0", "aria-labelledby": "fair-log-title" });
-    $("#fair-panel").append(h("h3", { id: "fair-log-title", text: gettext("The fair deal, step by step") }), log);
-  }
-  log.textContent = "";
-  for (const l of S.feed) if (l.fair) log.append(h("li", { class: [l.type, l.minor && "minor"].filter(Boolean).join(" "), text: l.text }));
-}
-
-/** The player's own seed (or a new random one, `seed` null) for the open deal, sent again if one went in already;
- * between deals, for the next one. Used for that deal only: the next draws a random seed again. */
-function useSeed(seed) {
-  const v = V();
-  const deal = v && v.fair_deal;
-  if (deal && deal.open) {
-    S.seeds[deal.hand_no] = seed || randomSeed();
-    if (v.you && deal.seeds[v.you]) S.seedAction = send("seed", {}, { busy: false });
-  } else {
-    S.typedSeed = seed;
-  }
-  renderFairMenu();
-  toast(seed ? gettext("Your seed goes into the next deal.") : gettext("A new random seed goes into the next deal."), "ok");
-}
-
-$("#fair-seed-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  const text = $("#fair-seed-input").value.trim();
-  if (!/^[0-9a-fA-F]{64}$/.test(text)) {
-    toast(gettext("A seed is 64 hexadecimal digits (0-9 and a-f)."));
-    return;
-  }
-  useSeed(text.toLowerCase());
-});
-$("#fair-seed-random").addEventListener("click", () => useSeed(null));
 
 // The screen-reader mode (static/js/blind.js, docs/accessibility.md): loaded when the player has it on or turns it on.
 function blind(on) {

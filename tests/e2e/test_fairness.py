@@ -97,8 +97,9 @@ def test_the_commitment_read_on_the_table_before_the_first_card_is_the_records(s
     for p in (alice, bob):
         p.wait_view(f"v.fair_deal && v.fair_deal.open && v.fair_deal.seeds[v.you] === '{TYPED}'" if p is bob
                     else "v.fair_deal && v.fair_deal.open")
-        p.page.click("#fair-details")
+        p.page.click("#fair-details")  # the menu's Fair deal tab, drawn by static/js/fair-menu.js once it opens
         line = p.page.locator("#fair-commitment")
+        line.wait_for()
         assert line.is_visible() and line.get_attribute("data-hand") == "1"
         shown[p.name] = line.inner_text()
         assert p.view()["hand"] is None and p.page.locator(".seat .pcard").count() == 0
@@ -120,8 +121,10 @@ def test_the_commitment_read_on_the_table_before_the_first_card_is_the_records(s
 
     # After the hand: the server seed and the link to the check; the record names the commitment shown before.
     bob.wait_view("v.hand && v.hand.over && !!v.seed")
-    assert bob.page.locator("#fair-server-seed").text_content() == bob.view()["seed"]  # in the Fair deal tab
     shots(bob, "table-after-the-hand")
+    bob.page.click("#fair-details")
+    assert bob.page.locator("#fair-server-seed").text_content() == bob.view()["seed"]  # in the Fair deal tab
+    bob.page.click("#menu-close")
     bob.page.click("#fair-verify")
     bob.page.wait_for_url(re.compile(r"/hands/[\w-]{22}/$"))
     bob.page.wait_for_selector("#verify-status[data-ok]", timeout=20_000)

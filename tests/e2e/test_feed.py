@@ -270,8 +270,9 @@ def test_a_practice_hand_tells_each_bet_once_and_the_fair_deal_only_in_its_tab(s
     page.wait_for_url(re.compile(r"/r/\d{4}/$"))
     player.wait_view("v.you && v.hand")
     stand_until_over(player)
+    # The hand is over when its fair-deal line is in the feed's lines (listed in the Fair deal tab, below).
     page.wait_for_function("document.querySelector('#feed li.hand_over') === null"
-                           " && [...document.querySelectorAll('#fair-log li')].some(li => li.classList.contains('hand_over'))")
+                           " && window.halfpoint.state.feed.some(l => l.fair && l.type === 'hand_over')")
     view = player.view()
 
     feed = page.locator("#feed li").evaluate_all("lis => lis.map(li => [li.className.split(' ')[0], li.dataset.seat, li.textContent])")

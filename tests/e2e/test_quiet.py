@@ -89,6 +89,7 @@ def test_the_table_shows_no_hex_code_outside_the_fair_deal_tab(server, players):
     bob.page.click("#fair-details")
     assert bob.page.locator("#tab-fair").get_attribute("aria-selected") == "true"
     commitment = bob.page.locator("#fair-commitment")
+    commitment.wait_for()  # the tab is drawn by static/js/fair-menu.js once it opens
     assert commitment.is_visible() and re.fullmatch(r"[0-9a-f]{64}", commitment.inner_text())
     assert commitment.inner_text() == bob.view()["fair_deal"]["commitment"]
     assert bob.page.locator("#fair-seeds").is_visible()
@@ -116,6 +117,7 @@ def test_the_table_shows_no_hex_code_outside_the_fair_deal_tab(server, players):
     shot(alice, "table-after-the-hand-1280")
     alice.page.click("#fair-details")
     seed = alice.page.locator("#fair-server-seed")
+    seed.wait_for()
     assert seed.is_visible() and seed.inner_text() == alice.view()["seed"]
     shot(alice, "fair-tab-after-the-hand-1280", full=False)
     assert violations(alice.page) == []
