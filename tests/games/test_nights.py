@@ -2,7 +2,10 @@
 between the two ledgers; the invitation the previous players receive. The past nights (the player's, the club's),
 and a club's saved rules (games/club_rules.py): every refusal changes nothing."""
 
+import threading
+
 import pytest
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -82,6 +85,31 @@ def test_refusals_change_nothing(cast):
     refused("practice_room", Room.objects.get(pk=practice.pk), bob)
     nights.night_again(room=closed, by=alice)
     refused("already_again", closed, alice)  # a night is played again once
+
+
+@pytest.mark.services  # on PostgreSQL, where the closed room's row lock is real
+def test_two_agains_at_once_open_one_room_and_the_other_is_refused(cast):
+    room = night(cast["alice"], [cast["bob"]])
+    start = threading.Barrier(2)
+    results = []
+
+    def again():
+        try:
+            start.wait()
+            results.append(nights.night_again(room=Room.objects.get(pk=room.pk), by=cast["alice"]).pk)
+        except GameError as e:
+            results.append(e.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=again) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    opened = Room.objects.get(status="open")
+    assert sorted(results, key=str) == sorted([opened.pk, "already_again"], key=str)
+    assert NightLink.objects.get().room == opened
 
 
 def test_the_view_refuses_with_a_message_and_the_room_stays_as_it_was(cast):
