@@ -131,5 +131,5 @@ class PushSubscriptionAdmin(_ReadOnly):
 
 @admin.register(PushPreferences)
 class PushPreferencesAdmin(_ReadOnly):
-    list_display = ("user", "your_turn", "next_hand", "club_room")
+    list_display = ("user", "your_turn", "next_hand", "club_room", "night_again")
     search_fields = ("user__username",)

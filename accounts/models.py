@@ -120,6 +120,7 @@ class PushPreferences(models.Model):
     your_turn = models.BooleanField(_("my turn at a table"), default=True)
     next_hand = models.BooleanField(_("a new hand at my table while I am away"), default=False)
     club_room = models.BooleanField(_("a new room in one of my clubs"), default=False)
+    night_again = models.BooleanField(_("an invitation to play a night again"), default=True)
 
     class Meta:
         verbose_name = _("notification preferences")

@@ -24,9 +24,9 @@ from .models import PushPreferences, PushSubscription
 
 logger = logging.getLogger(__name__)
 
-# The moments a player may be notified of, each on or off (PushPreferences has one field for each). There is no
-# user-to-user invitation to a room (a room's invite is a link), so there is no "invite" kind.
-KINDS = ("your_turn", "next_hand", "club_room")
+# The moments a player may be notified of, each on or off (PushPreferences has one field for each). The one
+# invitation is to play a closed night again (games/nights.py): a room's invite is otherwise a link.
+KINDS = ("your_turn", "next_hand", "club_room", "night_again")
 DEVICES_MAX = 10  # subscriptions kept per player: a newer one pushes the least recently used out
 SEND_TIMEOUT = 10  # seconds to wait for a push service
 GONE = (404, 410)  # the push service's answer for a subscription that no longer exists (RFC 8030, 7.3)

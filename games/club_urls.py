@@ -1,5 +1,6 @@
 from django.urls import path
 
+from . import again_views
 from . import club_views as views
 
 app_name = "clubs"
@@ -16,4 +17,7 @@ urlpatterns = [
     path("<int:pk>/settings/", views.settings_view, name="settings"),
     path("<int:pk>/dissolve/", views.dissolve, name="dissolve"),
     path("<int:pk>/rooms/", views.room_create, name="room_create"),
+    path("<int:pk>/nights/", again_views.club_nights, name="nights"),
+    path("<int:pk>/rules/", again_views.club_rules_save, name="rules_save"),
+    path("<int:pk>/rules/<int:set_id>/delete/", again_views.club_rules_delete, name="rules_delete"),
 ]

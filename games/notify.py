@@ -2,7 +2,8 @@
 - your_turn: a deadline started for their seat (a turn, a bet, a bank decision) and, PUSH_GRACE_SECONDS later, it
   still waits for them and none of their tabs is in view (the sockets say so: `visibility_set`);
 - next_hand: their table dealt a new hand and they have no socket open in that room (Seat.connected);
-- club_room: a room opened in a club they belong to.
+- club_room: a room opened in a club they belong to;
+- night_again: a night they played is played again (games/nights.py), with the new room's invite link.
 Each is on or off per player (accounts.push.KINDS); nothing at all happens unless push is configured.
 
 The commit path only queues: the table's command sends `table_saved` on commit (games/services/save.py) and the
@@ -20,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.dispatch import receiver
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -171,5 +173,39 @@ def push_club_room(*, room_id: int) -> list[int]:
                 "host": room.host.public_name, "club": room.club.name, "game": room.get_preset_display()}
         if push_send(user=user, payload={**_payload(user, room, ""), "body": body}, topic=f"room{room_id}",
                      ttl=CLUB_ROOM_TTL):
+            told.append(user.pk)
+    return told
+
+
+# --- the same night again (games/nights.py): an invitation -------------------------------------------------------
+
+NIGHT_AGAIN_TTL = 3600 * 6  # an invitation to tonight's room is worth nothing tomorrow
+
+
+def night_again_invite(room: Room, user_ids: list[int]) -> None:
+    """`room` plays a closed night again: its players `user_ids` are invited, by a worker, once it is committed."""
+    if not push_enabled() or not user_ids:
+        return
+    room_id = room.pk
+    transaction.on_commit(lambda: _queue(push_night_again, 0, room_id=room_id, user_ids=list(user_ids)))
+
+
+@shared_task(name="games.push_night_again", ignore_result=True)
+def push_night_again(*, room_id: int, user_ids: list[int]) -> list[int]:
+    """Invite the players of the night that `room_id` plays again (who want it) by the room's invite link, in each
+    one's language. Returns who was told."""
+    if not push_enabled():
+        return []
+    room = Room.objects.select_related("host").filter(pk=room_id, status=Room.Status.OPEN).first()
+    if room is None:
+        return []
+    url = reverse("games:invite", kwargs={"token": room.invite_token})
+    told = []
+    for user in get_user_model().objects.filter(pk__in=users_wanting("night_again", user_ids)):
+        with for_user(user):
+            body = _("%(host)s is playing the night again with the same rules: %(game)s.") % {
+                "host": room.host.public_name, "game": room.get_preset_display()}
+        if push_send(user=user, payload={**_payload(user, room, ""), "body": body, "url": url},
+                     topic=f"room{room_id}", ttl=NIGHT_AGAIN_TTL):
             told.append(user.pk)
     return told

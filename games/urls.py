@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import ledger_views, views
+from . import again_views, ledger_views, views
 
 app_name = "games"
 
@@ -21,6 +21,8 @@ urlpatterns = [
     path("r/<str:code>/settle.png", ledger_views.room_settle_png, name="room_settle_png"),
     path("r/<str:code>/ledger/share/", ledger_views.room_ledger_share, name="room_ledger_share"),
     path("r/<str:code>/ledger/share/revoke/", ledger_views.room_ledger_share_revoke, name="room_ledger_share_revoke"),
+    path("r/<str:code>/again/", again_views.room_again, name="room_again"),
+    path("nights/", again_views.past_nights, name="past_nights"),
     path("settle/<slug:token>/", ledger_views.ledger_shared, name="ledger_shared"),
     path("settle/<slug:token>.png", ledger_views.ledger_shared_png, name="ledger_shared_png"),
     path("records/", views.records, name="records"),

@@ -12,6 +12,7 @@
 - `LedgerShare`: a link to a closed room's settle-up (docs/ledger.md).
 - `ChatMessage`: the room's chat.
 - `ClockAsk`: a seated player's ask for a longer clock, pending until the host answers.
+- `NightLink`: a room opened as the same night again from a closed one (games/nights.py).
 
 One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py; import them from here.
 
@@ -23,10 +24,11 @@ from games.models.clock_asks import ClockAsk
 from games.models.clubs import Club, ClubJoinRequest, ClubMember
 from games.models.hands import Hand, HandEvent, HandSeat, HandShare, LedgerShare, RoomVisit, ShareLink
 from games.models.moderation import ChatMessage, HouseVariant, ModerationLog, Report
+from games.models.nights import NightLink
 from games.models.rooms import PRESET_CHOICES, GameSetting, Room, Seat, Table, new_invite_token
 
 __all__ = [
     "PRESET_CHOICES", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember", "GameSetting", "Hand",
-    "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog", "Report", "Room", "RoomVisit", "Seat",
+    "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog", "NightLink", "Report", "Room", "RoomVisit", "Seat",
     "ShareLink", "Table", "new_invite_token",
 ]

@@ -233,7 +233,7 @@ def test_subscribe_stores_the_browser_and_turns_the_kinds_on(cast, vapid, servic
     browser = Browser(service.endpoint("bob"))
     status, answer = post(bob_client, "push_subscribe", {"subscription": browser.subscription(),
                                                          "kinds": {"next_hand": True}})
-    assert (status, answer) == (200, {"kinds": {"your_turn": True, "next_hand": True, "club_room": False}})
+    assert (status, answer) == (200, {"kinds": {"your_turn": True, "next_hand": True, "club_room": False, "night_again": True}})
     sub = PushSubscription.objects.get()
     assert (sub.user, sub.endpoint, sub.p256dh, sub.auth) == (
         cast["bob"], browser.endpoint, browser.subscription()["keys"]["p256dh"], b64(browser.auth))
@@ -292,11 +292,11 @@ def test_turning_one_browser_off_is_one_call_and_leaves_the_others(cast, vapid, 
 
 def test_preferences_are_read_and_set_per_kind(cast, vapid, bob_client):
     assert bob_client.get(reverse("api:push_preferences")).json() == {
-        "kinds": {"your_turn": True, "next_hand": False, "club_room": False}}
-    assert post(bob_client, "push_preferences", {"kinds": {"your_turn": False, "club_room": True}}) == (
-        200, {"kinds": {"your_turn": False, "next_hand": False, "club_room": True}})
+        "kinds": {"your_turn": True, "next_hand": False, "club_room": False, "night_again": True}}
+    assert post(bob_client, "push_preferences", {"kinds": {"your_turn": False, "club_room": True, "night_again": True}}) == (
+        200, {"kinds": {"your_turn": False, "next_hand": False, "club_room": True, "night_again": True}})
     assert post(bob_client, "push_preferences", {"kinds": {"your_turn": "no"}})[1]["error"]["code"] == "bad_kinds"
-    assert preferences_for(cast["bob"]) == {"your_turn": False, "next_hand": False, "club_room": True}
+    assert preferences_for(cast["bob"]) == {"your_turn": False, "next_hand": False, "club_room": True, "night_again": True}
 
 
 def test_a_session_post_without_its_csrf_token_is_refused(cast, vapid, service):
