@@ -293,10 +293,10 @@ def test_turning_one_browser_off_is_one_call_and_leaves_the_others(cast, vapid, 
 def test_preferences_are_read_and_set_per_kind(cast, vapid, bob_client):
     assert bob_client.get(reverse("api:push_preferences")).json() == {
         "kinds": {"your_turn": True, "next_hand": False, "club_room": False, "night_again": True}}
-    assert post(bob_client, "push_preferences", {"kinds": {"your_turn": False, "club_room": True, "night_again": True}}) == (
-        200, {"kinds": {"your_turn": False, "next_hand": False, "club_room": True, "night_again": True}})
+    assert post(bob_client, "push_preferences", {"kinds": {"your_turn": False, "club_room": True, "night_again": False}}) == (
+        200, {"kinds": {"your_turn": False, "next_hand": False, "club_room": True, "night_again": False}})
     assert post(bob_client, "push_preferences", {"kinds": {"your_turn": "no"}})[1]["error"]["code"] == "bad_kinds"
-    assert preferences_for(cast["bob"]) == {"your_turn": False, "next_hand": False, "club_room": True, "night_again": True}
+    assert preferences_for(cast["bob"]) == {"your_turn": False, "next_hand": False, "club_room": True, "night_again": False}
 
 
 def test_a_session_post_without_its_csrf_token_is_refused(cast, vapid, service):
