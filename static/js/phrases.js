@@ -96,7 +96,7 @@ function open(button) {
     }))) : null,
   h("label", { class: "phrases-hide" }, hide, " ", pgettext("quick phrase", "Hide the others' phrases and reactions")));
   button.setAttribute("aria-expanded", "true");
-  document.body.append(panel);
+  (document.querySelector("main") || document.body).append(panel); // in the page's main landmark, read after the table
   (panel.querySelector("[data-phrase], [data-reaction]") || hide).focus();
 }
 
@@ -132,12 +132,16 @@ function bubble(f, text) {
   const r = seat.getBoundingClientRect();
   const node = h("div", { class: "phrase-bubble" + (f.type === "reacted" ? " reaction" : ""), "data-seat": f.seat,
     "data-code": f.code, "aria-hidden": "true", text });
-  document.body.append(node);
-  // Centred on the seat's top edge (the name line stays readable below it), kept on the screen.
+  (document.querySelector("main") || document.body).append(node);
+  // Centred on the seat's top edge (the name line stays readable below it), kept on the screen; placed from the box
+  // it is positioned in (the page, unless a stylesheet positions <main>).
   const w = node.offsetWidth;
   const left = Math.min(Math.max(r.left + r.width / 2 - w / 2, 4), document.documentElement.clientWidth - w - 4);
-  node.style.left = `${left + scrollX}px`;
-  node.style.top = `${Math.max(r.top - node.offsetHeight * 0.6, 4 - scrollY) + scrollY}px`;
+  const top = Math.max(r.top - node.offsetHeight * 0.6, 4 - scrollY);
+  const box = node.offsetParent && node.offsetParent !== document.body ? node.offsetParent.getBoundingClientRect()
+    : { left: -scrollX, top: -scrollY };
+  node.style.left = `${left - box.left}px`;
+  node.style.top = `${top - box.top}px`;
   setTimeout(() => node.remove(), SHOWN_MS);
 }
 

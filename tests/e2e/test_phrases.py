@@ -14,12 +14,26 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from tests.e2e.conftest import ARTIFACTS, PHONE, Player, log_in
+from tests.e2e.test_a11y import OUTLINE, violations
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 SHOTS = ARTIFACTS / "phrases"
 LOCALES = {"en": "en-US", "zh-hans": "zh-CN", "es": "es-ES"}
+
+
+# How long the page's first bubble stayed, in milliseconds, once it is gone: window.bubbleShown.
+LIFETIME = """() => {
+  let since = null;
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      for (const n of c.addedNodes) if (n.classList && n.classList.contains("phrase-bubble")) since = performance.now();
+      for (const n of c.removedNodes) if (n.classList && n.classList.contains("phrase-bubble") && since !== null
+        && window.bubbleShown === undefined) window.bubbleShown = performance.now() - since;
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
 
 
 def words(code: str, msgid: str) -> str:
@@ -90,19 +104,24 @@ def test_three_players_read_a_phrase_each_in_their_own_language_at_the_senders_s
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     assert box["y"] + box["height"] <= PHONE["height"]  # the whole panel on the screen, nothing to scroll to
     shot(ann, "panel-360-en")
+    assert ann.page.evaluate("document.activeElement.dataset.phrase") == "good_luck"  # the focus in the panel
+    found = violations(ann.page) + ann.page.evaluate(OUTLINE)  # axe at every level, and the landmarks
+    assert not found, found
 
     # One tap: sent, the panel closed, and each page reads it in its own language over Ann's seat.
+    ann.page.evaluate(LIFETIME)
     panel.locator("[data-phrase='good_luck']").click()
     panel.wait_for(state="detached")
-    sent = time.monotonic()
     for code, player in pages.items():
         bubble_at(player, seats["en"], words(code, "Good luck!"))
     assert words("zh-hans", "Good luck!") == "祝你好运！" and words("es", "Good luck!") == "¡Buena suerte!"
     shot(li, "bubble-360-zh-hans")
+    found = li.page.evaluate(OUTLINE) + violations(li.page)  # the outline first, while the bubble shows
+    assert not found, found
     # Gone two seconds later.
     for player in pages.values():
         player.page.locator(".phrase-bubble").wait_for(state="detached", timeout=4000)
-    assert 1.5 < time.monotonic() - sent < 4
+    assert 1900 <= ann.page.evaluate("window.bubbleShown") < 2500
 
     # Li's panel in Chinese; a reaction drawn over Li's seat on every page.
     panel = open_panel(li)
