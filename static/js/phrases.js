@@ -61,7 +61,13 @@ function send(message) {
   close();
 }
 
+// A tap anywhere else closes the panel, as a phone's sheet does (the button's own tap toggles it: onClick).
+function outside(e) {
+  if (!e.target.closest("#phrases, #phrases-button")) close();
+}
+
 function close() {
+  document.removeEventListener("pointerdown", outside, true);
   const panel = document.getElementById("phrases");
   const button = document.getElementById("phrases-button");
   const focused = panel && panel.contains(document.activeElement);
@@ -97,6 +103,7 @@ function open(button) {
   h("label", { class: "phrases-hide" }, hide, " ", pgettext("quick phrase", "Hide the others' phrases and reactions")));
   button.setAttribute("aria-expanded", "true");
   (document.querySelector("main") || document.body).append(panel); // in the page's main landmark, read after the table
+  document.addEventListener("pointerdown", outside, true);
   (panel.querySelector("[data-phrase], [data-reaction]") || hide).focus();
 }
 

@@ -203,6 +203,11 @@ def test_the_banker_is_offered_place_your_bets_and_a_spectator_in_screen_reader_
     assert panel.locator("p").inner_text() == "Take a seat to send phrases and reactions."
     assert panel.locator("#phrases-hide").count() == 1
     shot(watcher, "panel-360-spectator")
+    # A tap elsewhere closes it; the button opens it again.
+    watcher.page.mouse.click(180, 300)
+    panel.wait_for(state="detached")
+    assert watcher.page.get_attribute("#phrases-button", "aria-expanded") == "false"
+    panel = open_panel(watcher)
     # Escape closes the panel and gives the focus back to its button.
     watcher.page.keyboard.press("Escape")
     panel.wait_for(state="detached")
