@@ -13,14 +13,17 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
+from tests.e2e import test_csp
 from tests.e2e.conftest import ARTIFACTS, PHONE, Player, log_in
 from tests.e2e.test_a11y import OUTLINE, violations
+from tests.e2e.test_csp import WATCH_CSP, logged_in, wait_js
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 SHOTS = ARTIFACTS / "phrases"
 LOCALES = {"en": "en-US", "zh-hans": "zh-CN", "es": "es-ES"}
+production_server = test_csp.production_server  # DEBUG=0 and the site's CSP: a fixture
 
 
 # How long the page's first bubble stayed, in milliseconds, once it is gone: window.bubbleShown.
@@ -214,3 +217,34 @@ def test_the_banker_is_offered_place_your_bets_and_a_spectator_in_screen_reader_
     assert watcher.page.evaluate("document.activeElement.id") == "phrases-button"
     errors = [e for p in (banker, challenger, watcher) for e in p.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors
+
+
+def test_under_the_production_csp_the_module_its_words_and_its_stylesheet_load_and_a_phrase_is_drawn(
+        browser, production_server, settings, here):
+    """DEBUG=0, the static files as collectstatic made them and the site's CSP (tests/e2e/test_csp.py): the lazy
+    module, its catalog (/jsi18n/phrases/, a script it adds) and its stylesheet come in without a violation."""
+    make = get_user_model().objects.create_user
+    cast = {"zh-hans": make("li", "li@example.com", "a-long-password-1", language="zh-hans", display_name="李"),
+            "en": make("ann", "ann@example.com", "a-long-password-1", language="en", display_name="Ann")}
+    room = services.room_create(host=cast["en"], preset="ten-half")
+    for user in cast.values():
+        services.seat_take(room_id=room.pk, user=user, buy_in=1000)
+    pages = {}
+    for code, user in cast.items():
+        context = browser.new_context(viewport=PHONE, locale=LOCALES[code])
+        context.add_init_script(WATCH_CSP)
+        pages[code] = player = Player(context, production_server, user.username, [])
+        logged_in(player, user, settings)
+        player.goto(f"/r/{room.code}/")
+        wait_js(player.page, "window.halfpoint && window.halfpoint.state.view && window.halfpoint.state.view.you")
+    li, ann = pages["zh-hans"], pages["en"]
+    li.page.click("#phrases-button")
+    li.page.locator("#phrases [data-phrase='good_luck']").click()
+    for player, text in ((li, words("zh-hans", "Good luck!")), (ann, "Good luck!")):
+        bubble = player.page.locator(".phrase-bubble")
+        bubble.wait_for()
+        assert bubble.inner_text() == text
+        assert player.page.evaluate("getComputedStyle(document.querySelector('.phrase-bubble')).position") == "absolute"
+    for player in pages.values():
+        assert player.page.evaluate("window.__csp") == []
+        assert not [e for e in player.console_errors if "navigator.vibrate" not in e], player.console_errors
