@@ -79,6 +79,7 @@ function close() {
 }
 
 function open(button) {
+  if (document.getElementById("phrases")) return; // a second tap while the words were on their way
   const seat = mine();
   const phrases = PHRASES();
   const sendable = seat ? Object.keys(phrases).filter((c) => seat.banker || !BANKER_ONLY.includes(c)) : [];
