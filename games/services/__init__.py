@@ -25,6 +25,7 @@ The modules, in layers: each imports only modules listed before it.
 - chat.py      chat_post
 - names.py     display_name_sync (a renamed player's seats)
 - clock_ask.py clock_ask, clock_grant, clock_dismiss, clock_asks_pending: asking the host for a longer clock
+- phrases.py   phrase_send, reaction_send: quick phrases and reactions, as room frames of codes, stored nowhere
 - messages.py  MESSAGES: the socket's other message types and the service each calls
 Callers use this package's names (`services.action_submit`, `from games.services import GameError`). Tests
 move the time at games.services.run._now and stack a hand's deck at games.services.moves._start_hand.

@@ -5,9 +5,12 @@ refusal is its GameError, sent as an `error` frame; the answers go out as room f
 """
 
 from games.services.clock_ask import clock_ask, clock_dismiss, clock_grant
+from games.services.phrases import phrase_send, reaction_send
 
 MESSAGES = {
     "clock_ask": (clock_ask, ()),  # answered by the room's `clock_asked` and `clock_answered` frames
     "clock_grant": (clock_grant, ("seconds",)),
     "clock_dismiss": (clock_dismiss, ()),
+    "phrase": (phrase_send, ("code",)),  # answered by the room's `phrase_said` frame
+    "react": (reaction_send, ("code",)),  # answered by the room's `reacted` frame
 }

@@ -105,6 +105,10 @@ export function errorText(code, { view = null, cfg = null } = {}) {
   if (code === "clock_at_most") return pgettext("screen reader", "The clock is already as long as it goes.");
   if (code === "no_clock_ask") return pgettext("screen reader", "Nobody is waiting for an answer about the clock.");
   if (code === "bad_seconds") return pgettext("screen reader", "Add 10, 20 or 30 seconds.");
+  // Quick phrases and reactions: their module (static/js/phrases.js) brought these words (/jsi18n/phrases/).
+  if (code === "bad_phrase") return pgettext("quick phrase", "There is no such quick phrase.");
+  if (code === "bad_reaction") return pgettext("quick phrase", "There is no such reaction.");
+  if (code === "phrase_wait") return pgettext("quick phrase", "One quick phrase or reaction every 2 seconds, 5 a minute: wait a moment.");
   const text = TEXTS()[code];
   return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);
 }

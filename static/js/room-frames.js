@@ -5,11 +5,14 @@
 // reaches the table through `window.halfpoint` ({ state, socket, render, toast, refusal }).
 const MODULES = {
   "clock-ask": () => import("./clock-ask.js"),
+  phrases: () => import("./phrases.js"),
 };
 // Frame type -> module.
 const FRAMES = {
   clock_asked: "clock-ask",
   clock_answered: "clock-ask",
+  phrase_said: "phrases",
+  reacted: "phrases",
 };
 
 export function onFrame(f) {
