@@ -101,7 +101,10 @@ def encode(preset: str, overrides: dict) -> str:
 def rules_code(preset: str, rules: dict) -> str | None:
     """The code of a room's (or a preset's) rule set `rules`, or None for a rule set too big for a code (a list of
     hundreds of chip buttons): nothing is shared then rather than a code that would be refused."""
-    code = encode(preset, changes(preset, rules))
+    overrides = changes(preset, rules)
+    if len(_text(preset, overrides)) > MAX_TEXT:
+        return None
+    code = encode(preset, overrides)
     return code if len(code) <= MAX_CODE else None
 
 
@@ -114,7 +117,9 @@ def _garbled(*_args):
 
 
 def _unpack(code: str) -> tuple[str, dict]:
-    if not isinstance(code, str) or len(code) > MAX_CODE:
+    if not isinstance(code, str):
+        _garbled()
+    if len(code) > MAX_CODE:
         _refuse("code_too_long", _("This rules code is too long to be one of ours."))
     prefix = _PREFIX.match(code)
     if prefix is None or not _PAYLOAD.fullmatch(code, prefix.end()):
@@ -139,8 +144,8 @@ def _unpack(code: str) -> tuple[str, dict]:
         _refuse("code_too_long", _("This rules code is too long to be one of ours."))
     if not unpacker.eof:
         _refuse("code_truncated", _("This rules code is cut short: check that it was copied whole."))
-    if unpacker.unused_data:
-        _garbled()
+    if unpacker.unused_data or base64.urlsafe_b64encode(packed).rstrip(b"=").decode() != payload:
+        _garbled()  # more after the end, or the last character's unused bits set: one rule set has one code
     if _check(text) != packed[:CHECK_BYTES]:
         _refuse("code_checksum", _("This rules code does not match its check: a character was changed on the way."))
     try:
