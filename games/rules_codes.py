@@ -56,7 +56,7 @@ _DICTIONARY_V1 = (
     b'["ten-half-auction",{"seven-half-matta",{"ban-luck-opens",{"zhejiang-ten-half",{"ban-luck",{'
     b'"seven-half",{"ten-half",{'
 )
-_PREFIX = re.compile(r"h(\d{1,4})\.")
+_PREFIX = re.compile(r"h(0|[1-9]\d{0,3})\.")  # one way to write each version: no leading zero
 _PAYLOAD = re.compile(r"[A-Za-z0-9_-]*")
 _KNOBS = {k["name"]: k for k in KNOBS}
 
@@ -150,7 +150,7 @@ def _unpack(code: str) -> tuple[str, dict]:
         _refuse("code_checksum", _("This rules code does not match its check: a character was changed on the way."))
     try:
         data = json.loads(text, parse_constant=_garbled)  # NaN, Infinity: not JSON
-    except ValueError:  # a UnicodeDecodeError too
+    except (ValueError, RecursionError):  # a UnicodeDecodeError too; RecursionError: arrays in arrays 4,000 deep
         data = None
     if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and isinstance(data[1], dict)):
         _garbled()

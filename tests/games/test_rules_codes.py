@@ -141,7 +141,7 @@ def test_a_small_code_that_unpacks_to_more_than_a_rule_set_is_refused():
 
 @pytest.mark.parametrize("text", [
     "", "hello", "h1", "1.abc", "H1." + GOOD[3:], "h1-" + GOOD[3:], "h1." + GOOD[3:] + "=", "h1.ab$cd",
-    "h1." + GOOD[3:] + " ", "h1.ab/cd", "h.abcd", "hx." + GOOD[3:], " " + GOOD,
+    "h1." + GOOD[3:] + " ", "h1.ab/cd", "h.abcd", "hx." + GOOD[3:], " " + GOOD, "h01." + GOOD[3:], "h+1." + GOOD[3:],
 ])
 def test_text_that_is_not_a_code_is_refused_as_garbled(text):
     assert refusal(text).code == "code_garbled"
@@ -161,7 +161,8 @@ def test_bytes_that_are_not_a_compressed_text_are_refused_as_garbled():
 
 @pytest.mark.parametrize("text", [b"", b"{}", b'"ten-half"', b'["ten-half"]', b'["ten-half",{},1]', b'[1,{}]',
                                   b'["ten-half",[]]', b'["ten-half",{"base_stake":NaN}]', b"[\"ten-half\",{",
-                                  b'["ten-half",{"base_stake":Infinity}]', "[\"十点半\",{}".encode(), b"\xff\xfe"])
+                                  b'["ten-half",{"base_stake":Infinity}]', "[\"十点半\",{}".encode(), b"\xff\xfe",
+                                  b"[" * 2000 + b"]" * 2000, b'["ten-half",' + b"[" * 1900 + b"]" * 1900 + b"]"])
 def test_a_checked_text_that_is_not_a_game_and_its_changes_is_refused_as_garbled(text):
     assert refusal(pack(text)).code == "code_garbled"
 
