@@ -102,6 +102,9 @@ def test_the_codes_page_words_the_rules_in_the_readers_language(room, cast):
 def test_a_visitor_without_an_account_reads_the_rules_and_is_asked_to_log_in_to_create():
     page = Client().get(f"/rules/code/{GOOD}/").content.decode()
     assert 'id="rules-code-login"' in page and 'id="rules-code-form"' not in page
+    # A chat's preview of the link says what it is.
+    assert '<meta property="og:title" content="House rules of Ten and a Half">' in page
+    assert f'<meta property="og:url" content="http://testserver/rules/code/{GOOD}/">' in page
     response = Client().post(f"/rules/code/{GOOD}/create/", {"kind": "humans", "currency": "beans"})
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert Room.objects.count() == 0
