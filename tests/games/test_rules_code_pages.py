@@ -77,6 +77,13 @@ def test_the_rooms_rules_tab_shares_the_code_of_the_rules_the_room_plays(room, c
     assert decode(code_in(link)).overrides["base_stake"] == 50
 
 
+def test_a_room_whose_rules_are_too_big_for_a_code_offers_no_share(cast):
+    chips = [i * 7919 % 99991 + 1 for i in range(600)]
+    big = services.room_create(host=cast["alice"], preset="ten-half", overrides={"chip_values": chips})
+    page = client_of(cast["alice"]).get(f"/r/{big.code}/").content.decode()
+    assert 'id="rules-panel"' in page and 'id="rules-share"' not in page
+
+
 def test_each_games_rules_page_shares_the_code_of_its_preset():
     for preset, rules in PRESETS.items():
         link = shared_link(Client().get(f"/rules/{preset}/").content.decode())
