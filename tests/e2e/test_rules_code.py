@@ -67,6 +67,10 @@ def test_a_shared_rules_code_opens_the_same_rules_in_another_language(browser, s
     assert re.fullmatch(rf"{re.escape(server)}/rules/code/h1\.[\w-]+/", link), link
     page.locator("#rules-share").scroll_into_view_if_needed()
     alice.screenshot("rules-code-table-share-360")
+    page.set_viewport_size(WIDE)
+    page.locator("#rules-share").scroll_into_view_if_needed()
+    assert page.locator("#rules-share-qr").is_visible()
+    alice.screenshot("rules-code-table-share-1280")
 
     # The host's own page of the code, in English.
     page = alice.goto(link.removeprefix(server))
