@@ -6,6 +6,7 @@ from django.urls import path, re_path
 from accounts import api as accounts_api
 from accounts import push_api
 from games import api as games_api
+from games import rules_code_api
 
 app_name = "api"
 
@@ -22,5 +23,7 @@ urlpatterns = [
     path("rooms/<str:code>/hands/", games_api.room_hands, name="room_hands"),
     path("records/", games_api.records, name="records"),
     path("hands/<slug:key>/", games_api.hand, name="hand"),
+    path("rules/codes/", rules_code_api.rules_codes_make, name="rules_codes"),
+    path("rules/codes/<str:code>/", rules_code_api.rules_code, name="rules_code"),
     re_path(r"^(?P<path>.*)$", accounts_api.not_found),
 ]

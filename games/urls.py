@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import again_views, ledger_views, views
+from . import again_views, ledger_views, rules_code_views, views
 
 app_name = "games"
 
@@ -34,6 +34,9 @@ urlpatterns = [
     path("hands/<slug:key>/share/", views.hand_share, name="hand_share"),
     path("hands/<slug:key>/share/revoke/", views.hand_share_revoke, name="hand_share_revoke"),
     path("rules/<slug:preset>/", views.rules, name="rules"),
+    path("rules/code/<str:code>/", rules_code_views.rules_code, name="rules_code"),
+    path("rules/code/<str:code>/qr.svg", rules_code_views.rules_code_qr, name="rules_code_qr"),
+    path("rules/code/<str:code>/create/", rules_code_views.rules_code_create, name="rules_code_create"),
     path("verify/", views.verify, name="verify"),
     path("verify/distribution/", views.distribution_view, name="distribution"),
 ]

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from games import clubs, ledger_shares, services
 from games.engine import PRESETS
 from games.models import Hand, Room
+from games.rules_codes import rules_code
 from tests.e2e.blind import tab_to
 from tests.e2e.conftest import PASSWORD, PHONE, log_in, play_out
 from tests.e2e.test_distribution import seed_report
@@ -145,6 +146,8 @@ def test_every_page_passes_axe_at_every_impact_level_with_its_outline(server, pl
     for preset in PRESETS:
         visitor.goto(f"/rules/{preset}/")
         scan(visitor, f"rules of {preset}", shot=f"rules-{preset}", unfold=True)
+    visitor.goto(f"/rules/code/{rules_code('ten-half-auction', PRESETS['ten-half-auction'].to_json())}/")
+    scan(visitor, "a rules code", shot="rules-code", unfold=True)
 
     alice = players(server, "alice", viewport=WIDE)
     bob = players(server, "bob", viewport=PHONE)

@@ -13,8 +13,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import clubs, services
-from games.engine import state_from_json, view
+from games.engine import PRESETS, state_from_json, view
 from games.models import Hand, HandEvent, Room, Table
+from games.rules_codes import rules_code
 from tests.e2e.conftest import ARTIFACTS, Player, log_in
 from tests.games.sockets import sensible_move
 
@@ -104,6 +105,7 @@ def test_a_chinese_player_reads_no_english_word(browser, server):
     pages = {"records": "/records/", "hand": hand.get_absolute_url(), "wallet": "/wallet/", "profile": "/profile/",
              "club": club.get_absolute_url(), "verify": "/verify/", "clubs": "/clubs/"}
     pages.update({f"rules-{p}": f"/rules/{p}/" for p in ("ten-half", "seven-half", "zhejiang-ten-half", "ban-luck")})
+    pages["rules-code"] = f"/rules/code/{rules_code('ten-half-auction', PRESETS['ten-half-auction'].to_json())}/"
     for name, path in pages.items():
         mei.goto(path)
         found[name] = words_on(mei, f"zh-{name}")
