@@ -5,11 +5,13 @@
 // reaches the table through `window.halfpoint` ({ state, socket, render, toast, refusal }).
 const MODULES = {
   "clock-ask": () => import("./clock-ask.js"),
+  closed: () => import("./closed.js"),
 };
 // Frame type -> module.
 const FRAMES = {
   clock_asked: "clock-ask",
   clock_answered: "clock-ask",
+  closed: "closed",
 };
 
 export function onFrame(f) {

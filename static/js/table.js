@@ -145,13 +145,13 @@ function onFrame(f) {
       S.presence[f.seat] = f.connected;
       renderFelt();
       break;
+    case "pong":
+      break;
     case "closed":
       S.closed = true;
       if (S.view) render();
       onStatus("closed", 4410);
-      break;
-    case "pong":
-      break;
+    // falls through: the closed state's drawing is a module's, as the other frames' are
     default: // the room's other frames, each to its own module (static/js/room-frames.js)
       import("./room-frames.js").then((m) => m.onFrame(f));
   }
