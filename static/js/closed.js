@@ -4,7 +4,7 @@
 // hides them by the body's class, so a later drawing of the table cannot bring them back), and the page says where the
 // night's record is: the settle-up (the ledger page), the list of hands and the hash chain, as a reload would.
 import { h } from "./dom.js";
-import { addWords, pgettext } from "./i18n.js";
+import { addWords, fmt, pgettext } from "./i18n.js";
 
 // The words of this module and of the ledger's log and matrix (static/js/ledger.js): their own catalog.
 export const nightWords = () => addWords("night record", "/jsi18n/night/");
@@ -26,6 +26,15 @@ function draw() {
     link("room-closed-settle", u.settle, pgettext("night record", "Settle up")), " · ",
     link("room-closed-hands", u.hands, pgettext("night record", "Hands")), " · ",
     link("room-closed-chain", u.chain, pgettext("night record", "The room's hash chain")));
+  const S = window.halfpoint ? window.halfpoint.state : {};
+  const voided = (S.events || []).find((e) => e.type === "hand_voided");
+  if (voided) {
+    // The hand the close voided (games/engine/void.py) has no results to show: the card says what became of it.
+    box.append(h("br"), h("span", { id: "room-closed-voided",
+      text: fmt(pgettext("night record", "Hand %(n)s was voided: nobody had staked on it, and no chip moved."), { n: voided.hand_no }) }));
+    const results = document.getElementById("results");
+    if (results) results.hidden = true;
+  }
   const wrap = document.querySelector(".table-wrap");
   if (wrap) wrap.before(box);
   else document.body.append(box);

@@ -1024,7 +1024,7 @@ function renderHost() {
   }
   box.append(h("button", {
     type: "button", id: "host-close", class: "secondary",
-    onclick: () => { if (confirm(gettext("Close the room? The hand is finished by default actions and every stack goes home."))) send("close", {}, { busy: false }); },
+    onclick: () => { if (confirm(gettext("Close the room? Every stack goes home; a hand already staked on is played out by default actions."))) send("close", {}, { busy: false }); },
   }, gettext("Close the room")));
 }
 
