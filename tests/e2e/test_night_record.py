@@ -108,5 +108,14 @@ def test_a_close_during_betting_voids_the_hand_turns_the_pages_closed_and_the_le
     guest.screenshot("night-record-ledger-page-360")
     guest_page.set_viewport_size({"width": 1280, "height": 900})
     guest.screenshot("night-record-ledger-page-1280")
+
+    # The voided hand's page checks its record in the browser: it verifies, the void included.
+    guest_page.set_viewport_size({"width": 360, "height": 740})
+    guest.goto(voided.get_absolute_url())
+    guest_page.wait_for_selector("#verify-status[data-ok]", timeout=20_000)
+    assert guest_page.locator("#verify-status").get_attribute("data-ok") == "true"
+    assert guest_page.locator("#verify-void").get_attribute("data-ok") == "true"
+    assert guest_page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    guest.screenshot("night-record-voided-hand-360")
     errors = [e for p in (host, guest, watcher) for e in p.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors

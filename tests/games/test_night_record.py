@@ -8,7 +8,7 @@ import pytest
 from django.db import transaction
 from django.test import Client
 
-from games import ledger, ledger_log, services
+from games import hand_records, ledger, ledger_log, services
 from games.models import Hand, HandSeat
 from games.selectors import hand_export, room_chain_problems
 from games.services import moves
@@ -57,6 +57,7 @@ def night(cast):
 
 def test_a_close_during_betting_before_any_stake_voids_the_hand_and_moves_no_bean(cast):
     room = night(cast)
+    hand_records.room_visit_record(room=room, user=cast["bob"])  # his table page did this
     act(room, cast["alice"], "start")  # hand 3: bob puts chips forward, nobody confirms
     act(room, cast["bob"], "chip", amount=10)
     assert state(room)["phase"] == "betting" and state(room)["hand_no"] == 3
@@ -82,6 +83,15 @@ def test_a_close_during_betting_before_any_stake_voids_the_hand_and_moves_no_bea
     checks = halfpoint_verify.check_record(record, hand_export(Hand.objects.get(room=room, number=2)))
     assert {check for check, _ok, _why in checks} >= {"commitment", "deck", "void", "chain", "link"}
     assert all(ok for _check, ok, _why in checks), checks
+    # Its page and the room's list of hands show it to the room's readers: bob, who came to the table (a voided hand
+    # has nobody who played it, so its readers are those who came to the room before it ended, its host, ...).
+    client = Client()
+    client.force_login(cast["bob"])
+    page = client.get(voided.get_absolute_url())
+    assert page.status_code == 200
+    assert "The room closed before anyone staked: the hand is voided, and no chip moved." in page.content.decode()
+    assert client.get(f"/r/{room.code}/hands/?room={room.pk}").status_code == 200
+    assert client.get(voided.get_absolute_url() + "record.json").json()["voided"] is True
 
 
 def test_a_close_after_a_stake_plays_the_hand_by_default_actions(cast):
