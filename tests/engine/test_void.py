@@ -97,3 +97,23 @@ def test_a_hand_someone_staked_on_or_dealt_is_never_voided():
     assert refused(g) == "wrong_phase"  # between hands: nothing to void
 
     assert refused(Game()) == "wrong_phase"  # no hand yet
+
+
+def test_the_bank_auction_is_voided_before_its_first_cards_and_played_after_them():
+    g = Game("ten-half-auction", seats={"A": 1000, "B": 1000, "C": 1000}, rules={"auction_sees_first_card": False},
+             banker=None)
+    g.start()
+    assert g.state.phase == "auction" and g.state.hand["dealt"] == []
+    g.do("A", "bid", mult=2)  # a bid is no stake
+    events = g.do("system", "void_hand")
+    assert [e["type"] for e in events] == ["hand_voided", "hand_over"]
+    assert g.state.banker is None and g.state.bank == 0 and g.state.chips() == 3000
+    assert {x["id"]: x["stack"] for x in g.state.seats} == {"A": 1000, "B": 1000, "C": 1000}
+    last = g.state.last_hand
+    assert last["chain"] == chain_hash(last) and last["seeds"]  # the auction sealed the deal before its bids
+    assert verify(last["commitment"], last["seed"], [], deck=g.rules.deck, seeds=last["seeds"], hand_no=1,
+                  prev=last["prev"])
+
+    g = Game("ten-half-auction", seats={"A": 1000, "B": 1000, "C": 1000}, banker=None)  # bidders see a first card
+    g.start()
+    assert g.state.hand["dealt"] and refused(g) == "wrong_phase"
