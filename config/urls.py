@@ -29,7 +29,8 @@ urlpatterns = [
     path("profile/screen-reader/", account_views.screen_reader, name="screen_reader"),  # static/js/blind.js
     # The JS strings (gettext in static/js), in the visitor's language: the pages that check a deal load them all, the
     # others go without the check's sentences (a third of what the table page would load).
-    path("jsi18n/", CompactJavaScriptCatalog.as_view(leave_out=("fair-deal check", "house rule", "screen reader", "quick phrase")),
+    path("jsi18n/", CompactJavaScriptCatalog.as_view(leave_out=(
+        "fair-deal check", "house rule", "screen reader", "quick phrase", "night record")),
          name="javascript-catalog"),
     # The house rules' words (static/js/house.js adds them to the page's catalog with their modules).
     path("jsi18n/house/", CompactJavaScriptCatalog.as_view(only=("house rule",)), name="javascript-catalog-house"),
@@ -37,6 +38,8 @@ urlpatterns = [
     path("jsi18n/blind/", CompactJavaScriptCatalog.as_view(only=("screen reader",)), name="javascript-catalog-blind"),
     # The quick phrases' words (static/js/phrases.js adds them to the page's catalog on the first phrase or tap).
     path("jsi18n/phrases/", CompactJavaScriptCatalog.as_view(only=("quick phrase",)), name="javascript-catalog-phrases"),
+    # The closed table's words and the ledger's log and matrix (static/js/closed.js, ledger.js add them).
+    path("jsi18n/night/", CompactJavaScriptCatalog.as_view(only=("night record",)), name="javascript-catalog-night"),
     path("jsi18n/fair/", CompactJavaScriptCatalog.as_view(), name="javascript-catalog-fair"),
     # The language menu (templates/_language.html): the cookie, and the profile of a logged-in user.
     path("i18n/setlang/", language.set_language, name="set_language"),

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.db_router import reads_from_replica
-from games import ledger, ledger_shares, nights, share
+from games import ledger, ledger_log, ledger_shares, nights, share
 from games.ledger_card import HEIGHT, WIDTH, settle_card
 from games.models import PRESET_CHOICES, Room
 from games.services import GameError
@@ -69,8 +69,15 @@ def room_ledger_json(request: HttpRequest, code: str) -> JsonResponse:
         "people": [_person(p) for p in book.people], "totals": book.totals, "balanced": book.balanced,
         "settle": None if found.is_open else [
             {"from": t.payer.user_id, "to": t.payee.user_id, "amount": t.amount} for t in book.settle_up()],
-        "urls": _urls(found),
+        "urls": _urls(found), **_night(found),
     })
+
+
+def _night(room: Room) -> dict:
+    """The log and the hand-by-hand matrix (games/ledger_log.py), as JSON: times in ISO 8601, user ids as text keys."""
+    log = [{**x, "at": x["at"].isoformat()} for x in ledger_log.room_log(room)]
+    matrix = [{**row, "nets": {str(k): v for k, v in row["nets"].items()}} for row in ledger_log.room_matrix(room)]
+    return {"log": log, "matrix": matrix}
 
 
 def _settle_context(book: ledger.Ledger) -> dict:
@@ -90,10 +97,20 @@ def room_ledger(request: HttpRequest, code: str) -> HttpResponse:
     shares = [{"token": s.token, "by": s.created_by, "url": request.build_absolute_uri(s.get_absolute_url())}
               for s in ledger.shares_of(found, request.user)]
     return render(request, "games/ledger.html", {
-        **_settle_context(book), "urls": _urls(found), "shares": shares,
+        **_settle_context(book), "urls": _urls(found), "shares": shares, "log": ledger_log.room_log(found),
+        "matrix": _matrix_rows(book, ledger_log.room_matrix(found)),
         "can_share": not found.is_open and ledger.sat_in(found, request.user),
         "table_url": found.get_absolute_url() if found.is_open else None, **nights.ledger_links(found, request.user),
     })
+
+
+def _matrix_rows(book: ledger.Ledger, matrix: list[dict]) -> dict:
+    """The matrix as the page draws it: each hand's cells in the order of the ledger's people (None: not in the hand),
+    and each person's sum over the hands."""
+    rows = [{"hand": row["hand"], "voided": row["voided"], "cells": [row["nets"].get(p.user_id) for p in book.people]}
+            for row in matrix]
+    sums = [sum(row["nets"].get(p.user_id, 0) for row in matrix) for p in book.people]
+    return {"rows": rows, "sums": sums}
 
 
 def _csv_cell(text: str) -> str:

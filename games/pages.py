@@ -434,6 +434,8 @@ def hand_events(events: list[dict], names: dict[str, str]) -> list[dict]:
             text = _("Settled: the bank holds %(bank)s.") % {"bank": amount(d.get("bank"))}
         elif t == "jackpot_won":
             text = _("%(name)s wins the jackpot.") % {"name": n(d.get("seat"))}
+        elif t == "hand_voided":  # games/engine/void.py
+            text = _("The room closed before anyone staked: the hand is voided, and no chip moved.")
         elif t == "hand_over":
             text = _("The hand is over; the seed is revealed.")
         elif t == "hand_shown":

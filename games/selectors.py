@@ -171,6 +171,7 @@ def hand_export(hand: Hand) -> dict:
         "order_policy": hand.rules.get("order_policy"),  # "dice": the record must hold the dice (docs/fairness.md)
         # house-rules.md "The bank auction": the bids and the tie the deal key's stream broke (docs/fairness.md).
         **({"auction": summary["auction"]} if summary.get("auction") else {}),
+        **({"voided": True} if summary.get("voided") else {}),  # hashed into the chain (docs/fairness.md)
     }
 
 

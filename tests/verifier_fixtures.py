@@ -29,11 +29,12 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def play(game: str, *, start: str | None = None, predating: int = 0, tag: str = "") -> list[dict]:
+def play(game: str, *, start: str | None = None, predating: int = 0, tag: str = "", void_last: bool = False) -> list[dict]:
     """HANDS hands of `game` at one table: s11 banks (no seed of its own), s12 sends its own seed, s13 is a bot; each
     hand's server seed is committed first, as the services do. `start`: the chain hash the table's chain continues
     from (a forged start); `predating`: that many first hands are from before the chain (no seed of a player's, no
-    hashes), as an old room's are. Each hand as the engine ends it (`last_hand`)."""
+    hashes), as an old room's are. `void_last`: the last hand is voided in its betting, as a room closed then voids it
+    (games/engine/void.py). Each hand as the engine ends it (`last_hand`)."""
     rules = rules_from(game, {})
     state = new_table(rules)
     now = [1000.0]
@@ -55,6 +56,8 @@ def play(game: str, *, start: str | None = None, predating: int = 0, tag: str = 
         if n > predating:
             do("s12", "seed", seed=sha(f"player {game}{tag} {n}"))
         do("system", "start_hand")
+        if void_last and n == HANDS:
+            do("system", "void_hand")
         for _step in range(400):
             if state.phase not in ("betting", "playing", "bank_decision"):
                 break
@@ -86,7 +89,7 @@ def record(game: str, last: dict, room: str | None = None) -> dict:
            "ended_at": f"2025-03-01T20:{last['hand_no']:02d}:00+00:00",
            **{name: last.get(name) for name in CHAIN_FIELDS}, "chain": last.get("chain"),
            "hands": last["hands"], "names": {k: v for k, v in NAMES.items() if k in last["deltas"]},
-           "order_policy": rules.order_policy}
+           "order_policy": rules.order_policy, **({"voided": True} if last.get("voided") else {})}
     if "chain" not in last:
         del rec["chain"]
     return rec
@@ -200,6 +203,14 @@ def cases(game: str) -> dict[str, dict]:
     case("contiguous-swap", [rows(chain, [1, 3, 2, 4])], ["contiguous"])  # the auditor's: two entries swapped
     case("contiguous-repeat", [rows(chain, [1, 2, 2, 3, 4])], ["contiguous"])
     case("contiguous-pages", [rows(chain, [1, 2]), rows(chain, [4])], ["contiguous"])  # a page left out
+
+    case("voided-staked", [rehash(changed(r2, voided=True))], ["void"])  # a void claimed of a hand with stakes
+    if not rules_from(game, {}).fixed_stake:  # fixed stakes (Zhejiang): betting closes, and the deal comes, at once
+        # A voided hand (docs/fairness.md, "A voided hand"): its record verifies and links; without its claim, not.
+        void3, void4 = [record(game, h) for h in play(game, void_last=True, tag=" voided")][2:]
+        assert void4["voided"] and not void4["dealt"]
+        case("voided", [void3, void4])
+        case("voided-unclaimed", [without(void4, "voided")], ["chain", "dice-missing"] if dice else ["chain"])
     return out
 
 

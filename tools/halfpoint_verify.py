@@ -92,6 +92,8 @@ def deal_key(server: bytes, hand_no: int, prev: str, seeds: list[dict]) -> bytes
 
 def chain_hash(record: dict) -> str:
     body = {name: record.get(name) for name in CHAIN_FIELDS}
+    if record.get("voided"):
+        body["voided"] = True  # a voided hand's body has the key too; no other hand's does
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
@@ -195,6 +197,16 @@ def hands_problem(record: dict) -> str | None:
     return None
 
 
+def void_problem(record: dict) -> str | None:
+    """A hand the record says was voided (docs/fairness.md, "A voided hand"): nothing was dealt or played, no result
+    settled and no chip moved."""
+    if record.get("dealt") or record.get("order") or record.get("dice") or record.get("hands"):
+        return "the record says the hand was voided, but it shows cards dealt or a hand played"
+    if record.get("results") or any(v != 0 for v in (record.get("deltas") or {}).values()):
+        return "the record says the hand was voided, but it settles stakes or moves chips"
+    return None
+
+
 def matta_note(record: dict) -> str:
     """The values the matta (Seven and a Half's wild king of coins, a house rule) took, as the record shows them beside
     each hand's total: the game's reading of the cards, shown and not checked (docs/fairness.md, "The record file")."""
@@ -291,12 +303,15 @@ def check_record(record: dict, previous: dict | None = None, *, predates: bool =
         out.append(("dice", ok, f"the dice from the deal key are {made[0]} and {made[1]}, and they give the order"
                     if ok else f"the dice from the deal key are {made[0]} and {made[1]}" + (
                         f", not {rolled}" if made != list(rolled) else ", but the order does not follow them")))
-    elif not rolled and policy == "dice" and not predates:
+    elif not rolled and policy == "dice" and not predates and not record.get("voided"):
         out.append(("dice-missing", False, "the game rolls dice for the order, but the record has none"))
     if isinstance(record.get("auction"), dict) and key is not None:
         why = auction_problem(record, key)
         out.append(("auction", not why, why or "the bank went to the highest bid, a tie to the bidder the deal key's "
                                               "stream \"auction\" picks"))
+    if record.get("voided"):
+        why = void_problem(record)
+        out.append(("void", not why, why or "the hand was voided before its deal: no card, no stake, no chip moved"))
     why = hands_problem(record)
     out.append(("hands", not why, why or "the hands shown hold exactly the cards dealt to them, and the stakes settled"
                 + matta_note(record)))

@@ -11,7 +11,7 @@ so the sum of the three is conserved.
 import importlib
 from dataclasses import dataclass, field
 
-from . import auction
+from . import auction, void
 from .cards import DECKS, canonical_sorted
 from .errors import EngineError
 from .rules import Rules, validate
@@ -1182,6 +1182,7 @@ def do_confirm(t: Table, actor: str, args: dict) -> None:
         return
     _check_stake(t, seat, bet["amount"], t.s.hand["base"])
     bet["confirmed"] = True
+    t.s.hand.setdefault("staked", []).append(actor)  # by its player: the hand is no longer voidable (void.py)
     t.emit("bet_confirmed", seat=actor, amount=bet["amount"])
     _ride_taken(t, seat, bet["amount"])
     _maybe_close_betting(t)
@@ -1193,6 +1194,7 @@ def do_bet(t: Table, actor: str, args: dict) -> None:
         raise EngineError("side_bettor", "A side bettor bets with side_bet on a challenger.")
     bet["amount"] = _check_stake(t, seat, args.get("amount"), t.s.hand["base"])
     bet["confirmed"] = True
+    t.s.hand.setdefault("staked", []).append(actor)  # by its player: the hand is no longer voidable (void.py)
     t.emit("bet_confirmed", seat=actor, amount=bet["amount"])
     _ride_taken(t, seat, bet["amount"])
     _maybe_close_betting(t)
@@ -1685,5 +1687,5 @@ HANDLERS = {
     "open_bank": do_open_bank, "refill": do_refill, "pass_bank": do_pass_bank, "retire": do_retire,
     "take_bank": do_take_bank, "decline_bank": do_decline_bank, "offer_bank": do_offer_bank, "seed_jackpot": do_seed_jackpot,
     "commit_seed": do_commit_seed, "seed": do_seed,
-    "bid": lambda t, actor, args: auction.do_bid(t, actor, args),
+    "bid": lambda t, actor, args: auction.do_bid(t, actor, args), "void_hand": void.do_void_hand,
 }

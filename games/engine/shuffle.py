@@ -169,9 +169,12 @@ def deal_key(server_seed: bytes, hand_no: int, prev_chain: str, seeds: list[dict
 
 
 def chain_hash(record: dict) -> str:
-    """SHA-256 of a finished hand's ``CHAIN_FIELDS`` as canonical JSON (keys sorted, no spaces, ASCII), hex.
+    """SHA-256 of a finished hand's ``CHAIN_FIELDS`` (and ``voided`` for a voided hand) as canonical JSON (keys
+    sorted, no spaces, ASCII), hex.
     A hand's ``prev`` is its table's previous hand's chain hash, so changing any stored hand breaks the chain."""
     body = {name: record.get(name) for name in CHAIN_FIELDS}
+    if record.get("voided"):
+        body["voided"] = True  # only a voided hand's body has the key, so every other hand hashes as it always did
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 

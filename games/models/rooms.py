@@ -47,7 +47,7 @@ class GameSetting(models.Model):
 class Room(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", pgettext_lazy("status", "open")
-        CLOSED = "closed", _("closed")
+        CLOSED = "closed", pgettext_lazy("status", "closed")  # not the time a room or account closed: "closed"
 
     class Kind(models.TextChoices):
         HUMANS = "humans", _("friends")

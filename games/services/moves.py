@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import EngineError
 from games.engine.machine import IN_HAND
+from games.engine.void import voidable
 from games.models import ClubMember, Room, Seat
 from games.services.due import _bots_due, _can_start, away_release_seconds
 from games.services.errors import GameError
@@ -272,7 +273,10 @@ def _refresh_bots(run: _Run) -> None:
 
 
 def _close(run: _Run) -> None:
-    """Close the room: the current hand is settled by default actions, every stack goes home."""
+    """Close the room: a hand nobody has staked on yet is voided (engine/void.py), any other is settled by default
+    actions; every stack goes home."""
+    if voidable(run.state):
+        run.apply("system", "void_hand")
     for _step in range(1000):
         if run.state.phase in IN_HAND or run.state.phase == "bank_decision":
             run.apply("system", "timeout")

@@ -42,6 +42,10 @@ function text(check) {
       if (!ok) return pgettext("fair-deal check", "The bank did not go to the highest bid, or a tie not to the bidder the deal key picks.");
       return check.tied > 1 ? fmt(pgettext("fair-deal check", "The bank went to the highest bid; of the %(n)s tied bidders, the deal key picks %(seat)s."), { n: check.tied, seat: check.picked })
         : pgettext("fair-deal check", "The bank went to the highest bid, or in the usual order when nobody bid.");
+    case "void": // docs/fairness.md "A voided hand"
+      if (ok) return pgettext("fair-deal check", "The hand was voided before its deal: no card was dealt, nobody staked, no chip moved.");
+      return check.why === "played" ? pgettext("fair-deal check", "The record says the hand was voided, but it shows cards dealt or a hand played.")
+        : pgettext("fair-deal check", "The record says the hand was voided, but it settles stakes or moves chips.");
     case "hands":
       if (ok) return pgettext("fair-deal check", "The hands shown hold exactly the cards dealt to them, with the stakes their results settle.");
       if (check.why === "card") return fmt(pgettext("fair-deal check", "Seat %(seat)s's hand shows %(card)s, which was not dealt to it in that order."), check);

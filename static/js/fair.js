@@ -51,6 +51,7 @@ export function canonicalJson(value) {
 /** SHA-256 of the record's chain fields as canonical JSON. */
 export async function chainHash(record) {
   const body = Object.fromEntries(CHAIN_FIELDS.map((k) => [k, record[k] === undefined ? null : record[k]]));
+  if (record.voided) body.voided = true; // a voided hand's body has the key too; no other hand's does
   return hex(await crypto.subtle.digest("SHA-256", utf8.encode(canonicalJson(body))));
 }
 
@@ -81,6 +82,14 @@ function sourceCheck(record) {
   if (SHOE_GAMES.includes(game) ? !canonical(source) : source !== deck) return { ...check, why: "order" };
   if (!(record.reshuffles || []).every((r) => canonical(r.source))) return { ...check, why: "order" };
   return { ...check, ok: true };
+}
+
+/** A hand the record says was voided (tools/halfpoint_verify.py `void_problem`): no card, no play, no result, no chip. */
+function voidCheck(record) {
+  const played = (record.dealt || []).length || (record.order || []).length || record.dice
+    || Object.keys(isObject(record.hands) ? record.hands : {}).length;
+  const settled = (record.results || []).length || Object.values(record.deltas || {}).some((v) => v !== 0);
+  return { id: "void", ok: !played && !settled, why: played ? "played" : "settled" };
 }
 
 /** The hands check (tools/halfpoint_verify.py `hands_problem`): the cards and stakes shown against what is bound. */
@@ -200,10 +209,11 @@ export async function verifyRecord(record, previous = null, { predates = false }
       && order.indexOf(record.banker) === (((1 - sum) % order.length) + order.length) % order.length;
     const same = dice[0] === record.dice[0] && dice[1] === record.dice[1];
     checks.push({ id: "dice", ok: same && ordered, dice, why: same ? "order" : "dice" });
-  } else if (!record.dice && policy === "dice" && !predates) {
+  } else if (!record.dice && policy === "dice" && !predates && !record.voided) {
     checks.push({ id: "dice-missing", ok: false });
   }
   if (isObject(record.auction) && key) checks.push(await auctionCheck(record, key));
+  if (record.voided) checks.push(voidCheck(record));
   checks.push(handsCheck(record));
   const seats = new Set(Object.keys(record.deltas || {}));
   const names = record.names;

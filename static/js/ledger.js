@@ -6,9 +6,13 @@
 // table.js calls `ledger(view, closed)` after drawing each view, as it calls cues(): the figures change when a hand
 // ends, a seat is taken or left, a stack is topped up, or the room closes. The panel asks for them again then, at
 // once while it is shown, else when it is next opened.
-/* global gettext, ngettext, interpolate */
+/* global gettext, ngettext, pgettext, interpolate */
 import { h as el } from "./dom.js";
-import { number as chips, signed } from "./format.js";
+import { number as chips, signed, time } from "./format.js";
+import { addWords, fmt } from "./i18n.js";
+
+// The log's and the matrix's words have their own catalog (context "night record", config/urls.py).
+const nightWords = () => addWords("night record", "/jsi18n/night/");
 
 const panel = document.getElementById("ledger-panel");
 const menu = document.getElementById("menu");
@@ -63,6 +67,37 @@ function personItem(p) {
     dl);
 }
 
+/** The night's log (docs/ledger.md, "The log"): each buy-in, top-up and departure with its time. */
+function logLine(x) {
+  const o = { name: x.name, amount: chips(x.amount) };
+  const text = x.kind === "buy_in" ? pgettext("night record", "%(name)s bought in %(amount)s")
+    : x.kind === "top_up" ? pgettext("night record", "%(name)s topped up %(amount)s")
+      : x.away ? pgettext("night record", "%(name)s was away too long and left with %(amount)s")
+        : pgettext("night record", "%(name)s left with %(amount)s");
+  return el("li", { "data-kind": x.kind, "data-user": x.user, "data-amount": x.amount, "data-away": x.away || null },
+    el("time", { datetime: x.at, text: time(x.at) }), " ", fmt(text, o));
+}
+
+/** Each finished hand's net per person (docs/ledger.md, "Hand by hand"), the people as the ledger lists them. */
+function matrixTable(data) {
+  const people = data.people;
+  const head = el("tr", {}, el("th", { text: pgettext("night record", "Hand") }), people.map((p) => el("th", { class: "num", text: p.name })));
+  const body = el("tbody");
+  for (const row of data.matrix) {
+    const cells = row.voided ? [el("td", { colspan: people.length, class: "muted", text: pgettext("night record", "Voided: nobody had staked") })]
+      : people.map((p) => {
+        const n = row.nets[String(p.user)];
+        return el("td", { class: "num " + tone(n || 0), "data-user": p.user, text: n === undefined ? "—" : signed(n) });
+      });
+    body.append(el("tr", { "data-hand": row.hand, "data-voided": row.voided || null }, el("th", { text: chips(row.hand) }), cells));
+  }
+  const sums = people.map((p) => data.matrix.reduce((t, row) => t + (row.nets[String(p.user)] || 0), 0));
+  const foot = el("tfoot", {}, el("tr", {}, el("th", { text: pgettext("night record", "Net") }),
+    sums.map((n, i) => el("td", { class: "num " + tone(n), "data-user": people[i].user, text: signed(n) }))));
+  return el("div", { class: "scroll-x" }, el("table", { class: "ledger-table ledger-matrix", id: "ledger-matrix" },
+    el("thead", {}, head), body, foot));
+}
+
 function draw(data) {
   const names = Object.fromEntries(data.people.map((p) => [p.user, p.name]));
   const parts = [];
@@ -77,6 +112,11 @@ function draw(data) {
   } else {
     parts.push(el("p", { class: "muted", text: gettext("Nobody sat here.") }));
   }
+  if (data.log && data.log.length) {
+    parts.push(el("h2", { text: pgettext("night record", "Buy-ins, top-ups and departures") }),
+      el("ol", { class: "ledger-log", id: "ledger-log" }, data.log.map(logLine)));
+  }
+  if (data.matrix && data.matrix.length) parts.push(el("h2", { text: pgettext("night record", "Hand by hand") }), matrixTable(data));
   parts.push(el("p", { class: "ledger-links" }, el("a", { href: data.urls.page, text: gettext("The ledger page") }),
     el("a", { href: data.urls.csv, download: true, text: gettext("Export CSV") })));
   panel.replaceChildren(...parts);
@@ -94,7 +134,9 @@ async function load() {
   try {
     const response = await fetch(panel.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } });
     if (!response.ok) throw new Error(String(response.status));
-    draw(await response.json());
+    const data = await response.json();
+    await nightWords();
+    draw(data);
   } catch {
     S.stale = true; // asked again on the next change or opening
     if (!panel.dataset.loads) panel.replaceChildren(el("p", { class: "muted", text: gettext("The ledger could not be loaded.") }));

@@ -6,6 +6,7 @@
 const MODULES = {
   "clock-ask": () => import("./clock-ask.js"),
   phrases: () => import("./phrases.js"),
+  closed: () => import("./closed.js"),
 };
 // Frame type -> module.
 const FRAMES = {
@@ -13,6 +14,7 @@ const FRAMES = {
   clock_answered: "clock-ask",
   phrase_said: "phrases",
   reacted: "phrases",
+  closed: "closed",
 };
 
 export function onFrame(f) {

@@ -145,13 +145,13 @@ function onFrame(f) {
       S.presence[f.seat] = f.connected;
       renderFelt();
       break;
+    case "pong":
+      break;
     case "closed":
       S.closed = true;
       if (S.view) render();
       onStatus("closed", 4410);
-      break;
-    case "pong":
-      break;
+    // falls through: the closed state's drawing is a module's, as the other frames' are
     default: // the room's other frames, each to its own module (static/js/room-frames.js)
       import("./room-frames.js").then((m) => m.onFrame(f));
   }
@@ -1024,7 +1024,7 @@ function renderHost() {
   }
   box.append(h("button", {
     type: "button", id: "host-close", class: "secondary",
-    onclick: () => { if (confirm(gettext("Close the room? The hand is finished by default actions and every stack goes home."))) send("close", {}, { busy: false }); },
+    onclick: () => { if (confirm(gettext("Close the room? Every stack goes home; a hand already staked on is played out by default actions."))) send("close", {}, { busy: false }); },
   }, gettext("Close the room")));
 }
 
