@@ -12,13 +12,15 @@
 - `LedgerShare`: a link to a closed room's settle-up (docs/ledger.md).
 - `ChatMessage`: the room's chat.
 - `ClockAsk`: a seated player's ask for a longer clock, pending until the host answers.
+- `BuyInRequest`: a buy-in or top-up waiting for the host's approval (rooms that ask for it).
 
-One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py; import them from here.
+One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py, buy_in_requests.py; import them from here.
 
 Writes go through games.services only. `Table.state` holds secrets (the stock, face-down cards):
 it never leaves the server except through `engine.view`.
 """
 
+from games.models.buy_in_requests import BuyInRequest
 from games.models.clock_asks import ClockAsk
 from games.models.clubs import Club, ClubJoinRequest, ClubMember
 from games.models.hands import Hand, HandEvent, HandSeat, HandShare, LedgerShare, RoomVisit, ShareLink
@@ -26,7 +28,7 @@ from games.models.moderation import ChatMessage, HouseVariant, ModerationLog, Re
 from games.models.rooms import PRESET_CHOICES, GameSetting, Room, Seat, Table, new_invite_token
 
 __all__ = [
-    "PRESET_CHOICES", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember", "GameSetting", "Hand",
+    "PRESET_CHOICES", "BuyInRequest", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember", "GameSetting", "Hand",
     "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog", "Report", "Room", "RoomVisit", "Seat",
     "ShareLink", "Table", "new_invite_token",
 ]

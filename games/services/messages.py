@@ -4,10 +4,13 @@ refusal is its GameError, sent as an `error` frame; the answers go out as room f
 `room_frame`). The top layer: above every module whose services it lists.
 """
 
+from games.services.approvals import buy_in_approve, buy_in_refuse
 from games.services.clock_ask import clock_ask, clock_dismiss, clock_grant
 
 MESSAGES = {
     "clock_ask": (clock_ask, ()),  # answered by the room's `clock_asked` and `clock_answered` frames
     "clock_grant": (clock_grant, ("seconds",)),
     "clock_dismiss": (clock_dismiss, ()),
+    "buy_in_approve": (buy_in_approve, ("request",)),  # answered by the room's `buy_in_answered` frame
+    "buy_in_refuse": (buy_in_refuse, ("request",)),
 }
