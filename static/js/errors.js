@@ -105,6 +105,11 @@ export function errorText(code, { view = null, cfg = null } = {}) {
   if (code === "clock_at_most") return pgettext("screen reader", "The clock is already as long as it goes.");
   if (code === "no_clock_ask") return pgettext("screen reader", "Nobody is waiting for an answer about the clock.");
   if (code === "bad_seconds") return pgettext("screen reader", "Add 10, 20 or 30 seconds.");
+  // Buy-ins the host approves: its module (static/js/buy-in-approval.js) brought these words (/jsi18n/approve/).
+  if (code === "buy_in_pending") return pgettext("buy-in approval", "Your last request is still waiting for the host.");
+  if (code === "no_buy_in_request") return pgettext("buy-in approval", "There is no such request in this room.");
+  if (code === "buy_in_answered") return pgettext("buy-in approval", "This request was answered already.");
+  if (code === "buy_in_lapsed") return pgettext("buy-in approval", "This request waited past its deadline: the player may ask again.");
   const text = TEXTS()[code];
   return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);
 }

@@ -5,11 +5,14 @@
 // reaches the table through `window.halfpoint` ({ state, socket, render, toast, refusal }).
 const MODULES = {
   "clock-ask": () => import("./clock-ask.js"),
+  "buy-in-approval": () => import("./buy-in-approval.js"),
 };
 // Frame type -> module.
 const FRAMES = {
   clock_asked: "clock-ask",
   clock_answered: "clock-ask",
+  buy_in_asked: "buy-in-approval",
+  buy_in_answered: "buy-in-approval",
 };
 
 export function onFrame(f) {
