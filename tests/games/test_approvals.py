@@ -236,3 +236,28 @@ def test_a_practice_room_never_asks_and_the_setting_is_checked(cast):
             create_room(cast["bob"], "ten-half", approve_buy_ins=bad)
         assert e.value.code == "bad_approval"
     assert Room.objects.filter(host=cast["bob"]).count() == 0
+
+
+def test_the_lobby_and_the_api_make_a_room_whose_host_approves_and_its_page_says_so(client, cast):
+    from tests.api.conftest import call, token_of
+    from tests.games.test_pages import create_post, ten_half_defaults
+
+    client.force_login(cast["alice"])
+    page = client.post("/lobby/create/", {**create_post(), **ten_half_defaults(), "approve_buy_ins": "on"})
+    room = Room.objects.get(host=cast["alice"])
+    assert page.status_code == 302 and room.approve_buy_ins is True
+    shown = client.get(room.get_absolute_url()).content.decode()
+    assert 'id="approve-buy-ins"' in shown and "The host approves each buy-in and top-up." in shown
+    client.post("/lobby/create/", {**create_post(), **ten_half_defaults()})
+    plain = Room.objects.filter(host=cast["alice"]).exclude(pk=room.pk).get()
+    assert plain.approve_buy_ins is False
+    assert 'id="approve-buy-ins"' not in client.get(plain.get_absolute_url()).content.decode()
+
+    token = token_of(cast["bob"])
+    status, made = call(client, "POST", "/api/rooms/", token=token, body={"preset": "ten-half", "approve_buy_ins": True})
+    assert status == 201 and made["approve_buy_ins"] is True
+    assert Room.objects.get(code=made["code"], status="open").approve_buy_ins is True
+    for bad in ("true", 1, None, [True]):
+        status, answer = call(client, "POST", "/api/rooms/", token=token, body={"preset": "ten-half", "approve_buy_ins": bad})
+        assert status == 400 and answer["error"]["code"] == "bad_approval", answer
+    assert Room.objects.filter(host=cast["bob"]).count() == 1
