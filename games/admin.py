@@ -20,7 +20,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import moderation
+from games import admin_approvals, moderation  # noqa: F401 (admin_approvals registers the buy-in requests' list)
 from games.engine import rules_from
 from games.engine.errors import RulesError
 from games.models import (

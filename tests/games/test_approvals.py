@@ -261,3 +261,19 @@ def test_the_lobby_and_the_api_make_a_room_whose_host_approves_and_its_page_says
         status, answer = call(client, "POST", "/api/rooms/", token=token, body={"preset": "ten-half", "approve_buy_ins": bad})
         assert status == 400 and answer["error"]["code"] == "bad_approval", answer
     assert Room.objects.filter(host=cast["bob"]).count() == 1
+
+
+def test_the_admin_lists_the_requests_read_only_and_shows_the_rooms_setting(admin_client, cast):
+    from django.utils import timezone
+
+    room = create_room(cast["alice"], "ten-half", approve_buy_ins=True)
+    now = timezone.now()
+    ask = BuyInRequest.objects.create(room=room, user=cast["bob"], kind="sit", amount=700, role="main", position=1,
+                                      asked_at=now, deadline=now + WAIT)
+    listed = admin_client.get("/admin/games/buyinrequest/")
+    assert listed.status_code == 200 and room.code in listed.content.decode()
+    assert admin_client.get("/admin/games/buyinrequest/add/").status_code == 403
+    assert admin_client.post(f"/admin/games/buyinrequest/{ask.pk}/delete/").status_code == 403
+    assert BuyInRequest.objects.filter(pk=ask.pk, outcome="").exists()
+    page = admin_client.get(f"/admin/games/room/{room.pk}/change/").content.decode()
+    assert "the host approves buy-ins" in page.lower()
