@@ -94,3 +94,32 @@ def test_the_host_approves_a_buy_in_and_refuses_a_top_up(server, browser, here):
         ("sit", "approved"), ("top_up", "refused")]
     errors = [e for p in (host, player) for e in p.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors
+
+
+def test_the_lobby_offers_the_setting_for_friends_rooms_only(server, browser):
+    from tests.e2e.conftest import PHONE, Player, log_in
+
+    alice = get_user_model().objects.create_user("alice", "alice@example.com", "a-long-password-1", display_name="Alice")
+    context = browser.new_context(viewport=PHONE, bypass_csp=True, locale="en-US")
+    player = Player(context, server, "alice", [])
+    log_in(context, server, alice)
+    page = player.goto("/lobby/")
+    field = page.locator("#approve-buy-ins-field")
+    page.check("#create-form input[name=kind][value=humans]")
+    assert field.is_visible()
+    assert field.locator("label").inner_text().strip() == "I approve each buy-in and top-up"
+    field.scroll_into_view_if_needed()
+    SHOTS.mkdir(exist_ok=True)
+    field.locator("xpath=..").screenshot(path=str(SHOTS / "lobby-setting-360.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    field.locator("xpath=..").screenshot(path=str(SHOTS / "lobby-setting-1280.png"))
+    page.set_viewport_size(PHONE)
+    page.check("#create-form input[name=kind][value=ai]")
+    assert not field.is_visible()
+    page.check("#create-form input[name=kind][value=humans]")
+    page.check("#create-form input[name=approve_buy_ins]")
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r"/r/\d{4}/$"))
+    from games.models import Room
+    assert Room.objects.get(host=alice).approve_buy_ins is True
+    assert not player.console_errors, player.console_errors
