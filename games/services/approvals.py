@@ -124,8 +124,9 @@ def buy_in_approve(*, room_id: int, user, request) -> int:
                 if run.seat_of(asker) != ask.seat:
                     raise GameError("not_seated", _("The player left that seat."))
                 _top_up(run, ask.seat, ask.amount)
-            _answered(run, ask, BuyInRequest.Outcome.APPROVED)
-            return _save(run)
+            version = _save(run)
+            _answered(run, ask, BuyInRequest.Outcome.APPROVED)  # its frame after the table's update, on commit
+            return version
     except EngineError as e:
         raise GameError(e.code, e.message) from None
     except wallets.WalletError as e:

@@ -115,6 +115,10 @@ async def test_a_buy_in_waits_for_the_host_who_approves_it_and_a_top_up_refused_
         assert answered == {"type": "buy_in_answered", "request": ask.pk, "user": cast["bob"].pk, "kind": "sit",
                             "outcome": "approved", "version": answered["version"]}
         assert (await frame(bob, "buy_in_answered"))["outcome"] == "approved"
+        # The table's update (bob's seat_joined) comes first, then the answer.
+        order = [f["type"] if f["type"] != "update" or not any(e["type"] == "seat_joined" and e["name"] == "Bob" for e in f["events"])
+                 else "joined" for _text, f in alice.frames]
+        assert order.index("joined") < order.index("buy_in_answered")
         while me(bob.view) is None:
             await bob.next()
         assert (me(bob.view)["stack"], me(bob.view)["position"]) == (800, 1)
