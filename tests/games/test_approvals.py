@@ -4,6 +4,7 @@ an approval sits or tops up with the beans held then; a refusal, a lapse and eve
 not the table, not the requests, not a wallet, not the ledger."""
 
 import pytest
+from django.urls import reverse
 
 from games.models import BuyInRequest, Room, Table
 from games.services.approvals import WAIT
@@ -256,6 +257,11 @@ def test_the_lobby_and_the_api_make_a_room_whose_host_approves_and_its_page_says
     plain = Room.objects.filter(host=cast["alice"]).exclude(pk=room.pk).get()
     assert plain.approve_buy_ins is False
     assert 'id="approve-buy-ins"' not in client.get(plain.get_absolute_url()).content.decode()
+    client.logout()  # an invite opened without a session says so too
+    invite = client.get(reverse("games:invite", kwargs={"token": room.invite_token})).content.decode()
+    assert 'id="invite-approval"' in invite and "The host approves each buy-in and top-up." in invite
+    plain_invite = client.get(reverse("games:invite", kwargs={"token": plain.invite_token})).content.decode()
+    assert 'id="invite-offer"' in plain_invite and 'id="invite-approval"' not in plain_invite
 
     token = token_of(cast["bob"])
     status, made = call(client, "POST", "/api/rooms/", token=token, body={"preset": "ten-half", "approve_buy_ins": True})
