@@ -123,3 +123,35 @@ def test_the_lobby_offers_the_setting_for_friends_rooms_only(server, browser):
     from games.models import Room
     assert Room.objects.get(host=alice).approve_buy_ins is True
     assert not player.console_errors, player.console_errors
+
+
+def test_a_request_waiting_on_connecting_is_shown_and_lapses_by_itself(server, browser, here):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    User = get_user_model()
+    alice = User.objects.create_user("alice", "alice@example.com", "a-long-password-1", display_name="Alice")
+    bob = User.objects.create_user("bob", "bob@example.com", "a-long-password-1", display_name="Bob")
+    room = services.room_create(host=alice, preset="ten-half", approve_buy_ins=True)
+    services.seat_take(room_id=room.pk, user=alice, buy_in=1000)
+    now = timezone.now()  # a request made before the pages open, its deadline a few seconds away
+    BuyInRequest.objects.create(room=room, user=bob, kind="sit", amount=600, role="main", position=1, asked_at=now,
+                                deadline=now + timedelta(seconds=25))
+    host, hp = phone_table(browser, server, alice, room, "en-US")
+    player, pp = phone_table(browser, server, bob, room, "en-US")
+    notice, wait = hp.locator("#buy-in-notice"), pp.locator("#buy-in-wait")
+    notice.wait_for()
+    wait.wait_for()
+    assert re.fullmatch(r"Bob asks to buy in for 600 \(0:\d\d left\)\.", notice.locator("p").inner_text())
+    assert wait.locator("p").first.inner_text() == "Waiting for the host to approve your buy-in of 600."
+    # The deadline passes: both pages drop it, the player is told, and nothing was ever held.
+    pp.wait_for_function("document.querySelector('#toast').textContent.startsWith('The host did not answer')",
+                         timeout=45_000)
+    assert pp.locator("#toast").inner_text() == "The host did not answer in time: nothing was held. You may ask again."
+    wait.wait_for(state="detached")
+    notice.wait_for(state="detached")
+    assert balances_for(bob)["beans"]["held"] == 0
+    assert BuyInRequest.objects.get().outcome == ""
+    errors = [e for p in (host, player) for e in p.console_errors if "navigator.vibrate" not in e]
+    assert not errors, errors
