@@ -20,7 +20,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import moderation
+from games import admin_approvals, moderation  # noqa: F401 (admin_approvals registers the buy-in requests' list)
 from games.engine import rules_from
 from games.engine.errors import RulesError
 from games.models import (
@@ -73,10 +73,10 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
     list_display = ["code", "preset", "kind", "currency", "host", "status", "created_at", "moderate"]
-    list_filter = ["status", "preset", "kind", "currency"]
+    list_filter = ["status", "preset", "kind", "currency", "approve_buy_ins"]
     search_fields = ["code", "host__username"]
     readonly_fields = ["code", "invite_token", "host", "preset", "overrides", "rules", "currency", "kind", "bot_level",
-                       "buy_in_min", "buy_in_max", "status", "created_at", "closed_at"]
+                       "buy_in_min", "buy_in_max", "approve_buy_ins", "status", "created_at", "closed_at"]
     inlines = [SeatInline]
     date_hierarchy = "created_at"
 

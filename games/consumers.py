@@ -90,6 +90,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if room.host_id == user.pk:  # the asks for a longer clock still waiting for the host (nobody else's page)
             for frame in await db(services.clock_asks_pending)(room_id=room.pk, user=user):
                 await self.send_json({**frame, "version": self.version})
+        if room.approve_buy_ins:  # the buy-ins waiting for the host: the host's page all of them, a player's their own
+            for frame in await db(services.buy_in_requests_pending)(room_id=room.pk, user=user):
+                await self.send_json({**frame, "version": self.version})
         if seat_id:
             await db(presence)(room.pk, seat_id, True)
 

@@ -47,6 +47,9 @@ class RoomForm(forms.Form):
                                     help_text=_("Empty: 10 × the base stake."))
     buy_in_max = forms.IntegerField(label=_("Largest buy-in"), min_value=1, required=False,
                                     help_text=_("Empty: 100 × the base stake."))
+    approve_buy_ins = forms.BooleanField(
+        label=_("I approve each buy-in and top-up"), required=False,
+        help_text=_("Nothing is held until you approve; a request waits three minutes."))
 
     def clean(self):
         data = super().clean()

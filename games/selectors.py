@@ -41,7 +41,7 @@ def room_info(room: Room, *, started: bool | None = None) -> dict:
     info = {
         "id": room.pk, "code": room.code, "invite_url": reverse("games:invite", kwargs={"token": room.invite_token}),
         "preset": room.preset, "currency": room.currency, "kind": room.kind, "buy_in_min": room.buy_in_min,
-        "buy_in_max": room.buy_in_max, "status": room.status,
+        "buy_in_max": room.buy_in_max, "status": room.status, "approve_buy_ins": room.approve_buy_ins,
         "host": {"id": room.host_id, "name": room.host.public_name},
     }
     if started is not None:

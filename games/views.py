@@ -76,7 +76,7 @@ def create(request: HttpRequest) -> HttpResponse:
             host=request.user, preset=preset, overrides=overrides,
             currency=data["currency"],
             kind=data["kind"], buy_in_min=data["buy_in_min"], buy_in_max=data["buy_in_max"],
-            bot_level=data["bot_level"] or "basic",
+            bot_level=data["bot_level"] or "basic", approve_buy_ins=data["approve_buy_ins"],
         )
     except services.GameError as e:
         field = e.field or ("buy_in_min" if e.code == "bad_buy_in" else None)

@@ -13,13 +13,15 @@
 - `ChatMessage`: the room's chat.
 - `ClockAsk`: a seated player's ask for a longer clock, pending until the host answers.
 - `NightLink`: a room opened as the same night again from a closed one (games/nights.py).
+- `BuyInRequest`: a buy-in or top-up waiting for the host's approval (rooms that ask for it).
 
-One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py; import them from here.
+One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py, buy_in_requests.py; import them from here.
 
 Writes go through games.services only. `Table.state` holds secrets (the stock, face-down cards):
 it never leaves the server except through `engine.view`.
 """
 
+from games.models.buy_in_requests import BuyInRequest
 from games.models.clock_asks import ClockAsk
 from games.models.clubs import Club, ClubJoinRequest, ClubMember
 from games.models.hands import Hand, HandEvent, HandSeat, HandShare, LedgerShare, RoomVisit, ShareLink
@@ -28,7 +30,8 @@ from games.models.nights import NightLink
 from games.models.rooms import PRESET_CHOICES, GameSetting, Room, Seat, Table, new_invite_token
 
 __all__ = [
-    "PRESET_CHOICES", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember", "GameSetting", "Hand",
-    "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog", "NightLink", "Report", "Room", "RoomVisit", "Seat",
+    "PRESET_CHOICES", "BuyInRequest", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember",
+    "GameSetting", "Hand", "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog",
+    "NightLink", "Report", "Room", "RoomVisit", "Seat",
     "ShareLink", "Table", "new_invite_token",
 ]

@@ -66,6 +66,8 @@ class Room(models.Model):
     bot_level = models.CharField(_("bot level"), max_length=6, default="basic")
     buy_in_min = models.PositiveIntegerField(_("smallest buy-in"))
     buy_in_max = models.PositiveIntegerField(_("largest buy-in"))
+    # Each buy-in and top-up of a player other than the host waits for the host's approval (games/services/approvals.py).
+    approve_buy_ins = models.BooleanField(_("the host approves buy-ins"), default=False)
     status = models.CharField(_("status"), max_length=6, choices=Status.choices, default=Status.OPEN)
     club = models.ForeignKey("games.Club", on_delete=models.PROTECT, null=True, blank=True,
                              related_name="rooms")

@@ -20,6 +20,7 @@ The modules, in layers: each imports only modules listed before it.
 - save.py      the write of a run: ledger, hand record, row; broadcast and wake on commit
 - moves.py     seats, bots, top-ups, the host's start, sit-out and close, absent seats away, the one thing due now
 - clock.py     table_wake, sweep (games/tasks.py runs them)
+- approvals.py buy_in_approve, buy_in_refuse, buy_in_requests_pending: buy-ins and top-ups the host approves
 - commands.py  action_submit
 - rooms.py     room_create, practice_open, check_seed, room_check_access, room_close, seat_remove, room_rules_update, seat_take, seat_leave
 - chat.py      chat_post
@@ -31,6 +32,7 @@ Callers use this package's names (`services.action_submit`, `from games.services
 move the time at games.services.run._now and stack a hand's deck at games.services.moves._start_hand.
 """
 
+from games.services.approvals import buy_in_approve, buy_in_refuse, buy_in_requests_pending
 from games.services.chat import chat_post
 from games.services.clock import sweep, table_wake
 from games.services.clock_ask import clock_ask, clock_asks_pending, clock_dismiss, clock_grant
@@ -66,4 +68,5 @@ __all__ = [
     "clock_dismiss", "clock_grant", "display_name_sync", "practice_open",
     "presence_set", "process_beat", "room_check_access", "room_close", "room_create", "room_rules_update",
     "seat_leave", "seat_remove", "seat_take", "storable_text", "sweep", "table_wake",
+    "buy_in_approve", "buy_in_refuse", "buy_in_requests_pending",
 ]

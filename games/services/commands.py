@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from games.engine import EngineError
 from games.engine.shuffle import seed_bytes
 from games.models import Room
+from games.services.approvals import _ask_host, _asks_host
 from games.services.errors import GameError, Result
 from games.services.moves import _back_from_away, _close, _leave, _sit, _sit_out, _start, _top_up
 from games.services.run import _locked, _Run
@@ -127,6 +128,9 @@ def _remember(actions: list, user_id: int, action_id: str, version: int) -> list
 
 
 def _room_action(run: _Run, user, action: str, args: dict) -> None:
+    if action in ("sit", "top_up") and _asks_host(run, user):  # the host approves it first (approvals.py)
+        _ask_host(run, user, action, args)
+        return
     if action == "sit":
         _sit(run, user, role=args.get("role", "main"), buy_in=args.get("buy_in"), position=args.get("position"),
              seed=args.get("seed"))

@@ -4,6 +4,7 @@ refusal is its GameError, sent as an `error` frame; the answers go out as room f
 `room_frame`). The top layer: above every module whose services it lists.
 """
 
+from games.services.approvals import buy_in_approve, buy_in_refuse
 from games.services.clock_ask import clock_ask, clock_dismiss, clock_grant
 from games.services.phrases import phrase_send, reaction_send
 
@@ -13,4 +14,6 @@ MESSAGES = {
     "clock_dismiss": (clock_dismiss, ()),
     "phrase": (phrase_send, ("code",)),  # answered by the room's `phrase_said` frame
     "react": (reaction_send, ("code",)),  # answered by the room's `reacted` frame
+    "buy_in_approve": (buy_in_approve, ("request",)),  # answered by the room's `buy_in_answered` frame
+    "buy_in_refuse": (buy_in_refuse, ("request",)),
 }

@@ -35,7 +35,8 @@ def _is_club_member(club_id: int, user_id: int) -> bool:
 
 
 
-def _sit(run: _Run, user, *, role: str, buy_in, position=None, bot: str = "", seed: str | None = None) -> str:
+def _sit_check(run: _Run, user, *, role: str, buy_in, position=None, bot: str = "") -> int:
+    """The service's checks of a seat taken (the engine checks the rest): the position it takes."""
     room, state, meta = run.room, run.state, run.meta
     if run.seat_of(user) is not None:
         raise GameError("already_seated", _("You are already seated at this table."))
@@ -62,6 +63,12 @@ def _sit(run: _Run, user, *, role: str, buy_in, position=None, bot: str = "", se
         position = free[0]
     elif not 0 <= position < limit:
         raise GameError("bad_position", _("There is no such seat."))
+    return position
+
+
+def _sit(run: _Run, user, *, role: str, buy_in, position=None, bot: str = "", seed: str | None = None) -> str:
+    room, meta = run.room, run.meta
+    position = _sit_check(run, user, role=role, buy_in=buy_in, position=position, bot=bot)
     seat = Seat.objects.create(room=room, user=user, role=role, position=position, bot=bot, buy_in=buy_in)
     seat_id = seat.engine_id
     if bot:
@@ -136,14 +143,19 @@ def _pass_host(run: _Run, leaving: str) -> None:
     run.apply("system", "set_seat", {"seat": new, "host": True})
 
 
-def _top_up(run: _Run, seat_id: str, amount) -> None:
+def _top_up_check(run: _Run, seat_id: str, amount) -> None:
+    """The service's checks of a top-up (the engine refuses one in a hand)."""
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise GameError("bad_amount", _("A top-up is a whole number above zero."))
-    info = run.meta["seats"][seat_id]
     owned = run.owned_before.get(seat_id, 0)
     if owned + amount > run.room.buy_in_max:
         raise GameError("bad_amount", _("Your chips at this table can be at most %(high)s.")
                         % {"high": localize(run.room.buy_in_max)})
+
+
+def _top_up(run: _Run, seat_id: str, amount) -> None:
+    _top_up_check(run, seat_id, amount)
+    info = run.meta["seats"][seat_id]
     run.apply(seat_id, "top_up", {"amount": amount})  # refused in a hand: before any chip moves
     hold = Account(pk=info["hold"], user_id=info["user"], currency=run.room.currency, kind=Account.Kind.HOLD)
     wallets.hold_top_up(hold=hold, amount=amount, idempotency_key=f"topup:room{run.room.pk}:v{run.table.version + 1}")

@@ -41,10 +41,12 @@ def room_create(
     buy_in_max: int | None = None,
     bot_level: str = "basic",
     club=None,
+    approve_buy_ins: bool = False,
 ) -> Room:
     """Open a room from a preset plus overrides (validated by the engine as a whole). AI rooms are
     practice rooms and always use points: bots' chips come from the house, and beans are only ever
-    won from other players (rules/README.md, "Beans and points"; docs/rules.md)."""
+    won from other players (rules/README.md, "Beans and points"; docs/rules.md). `approve_buy_ins`: the host
+    approves each buy-in and top-up of the others (games/services/approvals.py); never in a practice room."""
     if getattr(host, "is_banned", False):
         raise GameError("banned", _("Your account is banned."))
     try:
@@ -55,6 +57,9 @@ def room_create(
         raise GameError("bad_kind", _("A room is for friends or for practice with bots."))
     if kind == Room.Kind.AI:
         currency = Currency.POINTS
+        approve_buy_ins = False  # a practice table's bots ask nobody (approvals.py)
+    if type(approve_buy_ins) is not bool:
+        raise GameError("bad_approval", _("Whether the host approves buy-ins is true or false."))
     if currency not in Currency.values:
         raise GameError("bad_currency", _("A room plays for beans or points."))
     if bot_level not in ("basic", "expert"):
@@ -78,7 +83,7 @@ def room_create(
                 room = Room.objects.create(
                     code=_new_code(), host=host, preset=preset, overrides=overrides or {}, rules=rules.to_json(),
                     currency=currency, kind=kind, bot_level=bot_level, buy_in_min=buy_in_min, buy_in_max=buy_in_max,
-                    club=club,
+                    club=club, approve_buy_ins=approve_buy_ins,
                 )
                 Table.objects.create(room=room, state=state, meta={"started": kind == Room.Kind.AI})
                 return room

@@ -109,6 +109,11 @@ export function errorText(code, { view = null, cfg = null } = {}) {
   if (code === "bad_phrase") return pgettext("quick phrase", "There is no such quick phrase.");
   if (code === "bad_reaction") return pgettext("quick phrase", "There is no such reaction.");
   if (code === "phrase_wait") return pgettext("quick phrase", "One quick phrase or reaction every 2 seconds, 5 a minute: wait a moment.");
+  // Buy-ins the host approves: its module (static/js/buy-in-approval.js) brought these words (/jsi18n/approve/).
+  if (code === "buy_in_pending") return pgettext("buy-in approval", "Your last request is still waiting for the host.");
+  if (code === "no_buy_in_request") return pgettext("buy-in approval", "There is no such request in this room.");
+  if (code === "buy_in_answered") return pgettext("buy-in approval", "This request was answered already.");
+  if (code === "buy_in_lapsed") return pgettext("buy-in approval", "This request waited past its deadline: the player may ask again.");
   const text = TEXTS()[code];
   return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);
 }

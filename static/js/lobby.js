@@ -18,6 +18,7 @@ if (form) {
       input.disabled = ai && input.value !== "points";
     }
     document.getElementById("bot-level-field").hidden = !ai;
+    document.getElementById("approve-buy-ins-field").hidden = ai; // a practice table asks nobody
   };
   // A house rule's settings show only while the rule is on (games/rules_form.py DEPENDS_ON: off, they change nothing).
   const DEPENDS_ON = { banker_open_from: "banker_opens", matta_natural: "matta", auction_max: "bank_auction",

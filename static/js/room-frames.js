@@ -7,6 +7,7 @@ const MODULES = {
   "clock-ask": () => import("./clock-ask.js"),
   phrases: () => import("./phrases.js"),
   closed: () => import("./closed.js"),
+  "buy-in-approval": () => import("./buy-in-approval.js"),
 };
 // Frame type -> module.
 const FRAMES = {
@@ -15,6 +16,8 @@ const FRAMES = {
   phrase_said: "phrases",
   reacted: "phrases",
   closed: "closed",
+  buy_in_asked: "buy-in-approval",
+  buy_in_answered: "buy-in-approval",
 };
 
 export function onFrame(f) {

@@ -24,6 +24,7 @@ from games.frames import update_frames
 from games.models import Room, Table
 from games.services import run as services_run
 from tests.games.conftest import assert_holds_match_table, assert_ledger_clean, expire
+from tests.games.soak_approvals import answer
 from tests.games.sockets import Tab, card_strings, db, random_moves, stake_range
 from wallets.models import Account
 
@@ -51,6 +52,8 @@ ROOMS = [
     ("ban-luck-opens", {}, "humans"), ("ban-luck-opens", {"banker_open_from": 17, "max_main_seats": 2}, "ai"),
     ("ban-luck", {"max_main_seats": 2}, "ai"),
 ]
+# Indexes in ROOMS whose host approves every buy-in and top-up (tests/games/soak_approvals.py).
+APPROVING = {1, 8, 13, 19}
 # Indexes in ROOMS also played to real sockets: one table of each game, and the bank auction's and the banker's opens.
 WATCHED = {0, 4, 7, 12, 18, 21}
 HOUSE_KNOBS = {"bank_auction", "push_cap", "matta", "banker_opens", "free_hand"}
@@ -264,6 +267,8 @@ class Soak:
             services.table_wake(room_id=live.room.pk)
             self.events["late_timeout"] += 1
             return "late_timeout"
+        if live.room.approve_buy_ins and rng.random() < 0.3 and (answered := answer(self, live)):
+            return answered
         if live.kind == "humans" and (len(humans) < 2 and roll < 0.5 or roll < 0.006):
             user = self.join(live, table)
             return f"join:{user.pk}" if user else "nothing"
@@ -405,7 +410,8 @@ def open_rooms(players) -> list[tuple[Room, str, str]]:
     rooms = []
     for i, (preset, overrides, kind) in enumerate(ROOMS):
         host = players[i % len(players)]
-        room = services.room_create(host=host, preset=preset, overrides=overrides, kind=kind)
+        room = services.room_create(host=host, preset=preset, overrides=overrides, kind=kind,
+                                    approve_buy_ins=i in APPROVING)
         rooms.append((room, preset, kind))
     return rooms
 

@@ -16,6 +16,8 @@ with random joins, leaves, kicks, top-ups, refreshes, bank passes and timeouts.
 - House rules (house-rules.md): a quarter of the tables play with some on (soak.HOUSE: the bank auction, the matta,
   the banker's opens and the free hand, letting it ride), two of them watched over sockets; the random players bid,
   open, escape and ride, the practice room's bots too, and the hands each of those tables played are printed.
+- Host-approved buy-ins: four tables ask the host for every buy-in and top-up (soak.APPROVING); the hosts approve or
+  refuse some requests and leave the others to lapse, and the audits above hold through all of it.
 
 The choices come from random.Random(SOAK_SEED); the deal is the server's. SOAK_HANDS shortens a run
 while working on it. The figures (hands, seconds, hands/s, commands) are printed (-s).
@@ -173,5 +175,6 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
     assert privacy.socket_hands >= HANDS // 50 and socket_frames > HANDS // 10
     assert events["timeout"] and events["late_timeout"] and events["join"] and events["leave"]
     assert events["refresh"] and events["reconnect"] and events["snapshot_request"]
+    assert events["buy_in_approve"] and events["buy_in_refuse"]  # soak.APPROVING: the hosts answered requests
     assert commands["retire"] + commands["pass_bank"] + commands["take_bank"] > 0  # the bank moved on
     assert sum(house_hands.values()) > 0 and commands["bid"] > 0  # the house rules were played
