@@ -12,8 +12,9 @@
 - `LedgerShare`: a link to a closed room's settle-up (docs/ledger.md).
 - `ChatMessage`: the room's chat.
 - `ClockAsk`: a seated player's ask for a longer clock, pending until the host answers.
+- `RoomVote`: a vote at a table (ending the room, skipping an away player's timers), with its ballots.
 
-One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py; import them from here.
+One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py, votes.py; import them from here.
 
 Writes go through games.services only. `Table.state` holds secrets (the stock, face-down cards):
 it never leaves the server except through `engine.view`.
@@ -24,9 +25,10 @@ from games.models.clubs import Club, ClubJoinRequest, ClubMember
 from games.models.hands import Hand, HandEvent, HandSeat, HandShare, LedgerShare, RoomVisit, ShareLink
 from games.models.moderation import ChatMessage, HouseVariant, ModerationLog, Report
 from games.models.rooms import PRESET_CHOICES, GameSetting, Room, Seat, Table, new_invite_token
+from games.models.votes import RoomVote
 
 __all__ = [
     "PRESET_CHOICES", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember", "GameSetting", "Hand",
-    "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog", "Report", "Room", "RoomVisit", "Seat",
+    "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog", "Report", "Room", "RoomVisit", "RoomVote", "Seat",
     "ShareLink", "Table", "new_invite_token",
 ]

@@ -5,9 +5,13 @@ refusal is its GameError, sent as an `error` frame; the answers go out as room f
 """
 
 from games.services.clock_ask import clock_ask, clock_dismiss, clock_grant
+from games.services.votes import vote_anytime, vote_call, vote_cast
 
 MESSAGES = {
     "clock_ask": (clock_ask, ()),  # answered by the room's `clock_asked` and `clock_answered` frames
     "clock_grant": (clock_grant, ("seconds",)),
     "clock_dismiss": (clock_dismiss, ()),
+    "vote_call": (vote_call, ("kind", "seat")),  # answered by the room's `vote_opened`, `vote_tally`, `vote_ended`
+    "vote_cast": (vote_cast, ("vote", "yes")),
+    "vote_anytime": (vote_anytime, ("allow",)),
 }
