@@ -90,7 +90,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if room.host_id == user.pk:  # the asks for a longer clock still waiting for the host (nobody else's page)
             for frame in await db(services.clock_asks_pending)(room_id=room.pk, user=user):
                 await self.send_json({**frame, "version": self.version})
-        for frame in await db(services.votes_open)(room_id=room.pk, user=user):  # an open vote; the host's setting
+        for frame in await db(services.votes_open)(room_id=room.pk, user=user):  # a vote under way
             await self.send_json({**frame, "version": self.version})
         if seat_id:
             await db(presence)(room.pk, seat_id, True)

@@ -81,7 +81,7 @@ def vote_call(*, room_id: int, user, kind, seat=None) -> RoomVote:
     (`bad_vote_kind`), the caller is not seated (`not_seated`), a vote is open (`vote_open`), the caller called one
     less than CALL_WAIT ago (`vote_wait`); for `close`, when the caller hosts (`host_closes`) or the host is here and
     does not allow it (`host_here`); for `skip`, when no hand is in play (`no_hand`), `seat` is no other human seat
-    (`bad_seat`), is not away (`not_away`), or its timers are already skipped (`already_skipped`)."""
+    (`bad_seat`), is not away (`player_here`), or its timers are already skipped (`already_skipped`)."""
     with transaction.atomic():
         run = _locked(room_id)  # one call at a time per room: two at once would both find none open
         _open(run)
@@ -121,7 +121,7 @@ def _skip_target(run: _Run, me: str, seat) -> str:
     if info is None or info["bot"] or seat == me or run.state.seat(seat) is None:
         raise GameError("bad_seat", _("Choose another player at the table."))
     if _away(run, seat) is None:
-        raise GameError("not_away", _("That player is here."))
+        raise GameError("player_here", _("That player is here."))
     skip = run.meta.get("skip") or {}
     if skip.get("hand") == run.state.hand_no and seat in skip.get("seats", []):
         raise GameError("already_skipped", _("That player's timers are already skipped in this hand."))
@@ -215,14 +215,9 @@ def vote_anytime(*, room_id: int, user, allow) -> None:
 
 
 def votes_open(*, room_id: int, user) -> list[dict]:
-    """What a connecting page is sent: the room's open vote as a `vote_opened` frame, and the host's setting to the
-    host (`vote_anytime`)."""
-    room = Room.objects.filter(pk=room_id, status=Room.Status.OPEN).values("host_id", "vote_anytime").first()
-    if room is None:
-        return []
-    out = [{"type": "vote_anytime", "allow": room["vote_anytime"]}] if room["host_id"] == user.pk else []
+    """What a connecting page is sent: the room's open vote, as a `vote_opened` frame (the host's setting is in the
+    page: templates/games/room.html)."""
     now = runs._now()
-    vote = RoomVote.objects.filter(room_id=room_id, outcome="", ends_at__gt=_dt(now)).first()
-    if vote is not None:
-        out.append(_frame(vote, "vote_opened", now))
-    return out
+    vote = RoomVote.objects.filter(room_id=room_id, room__status=Room.Status.OPEN, outcome="",
+                                   ends_at__gt=_dt(now)).first()
+    return [] if vote is None else [_frame(vote, "vote_opened", now)]

@@ -5,11 +5,16 @@
 // reaches the table through `window.halfpoint` ({ state, socket, render, toast, refusal }).
 const MODULES = {
   "clock-ask": () => import("./clock-ask.js"),
+  vote: () => import("./vote.js"),
 };
 // Frame type -> module.
 const FRAMES = {
   clock_asked: "clock-ask",
   clock_answered: "clock-ask",
+  vote_opened: "vote",
+  vote_tally: "vote",
+  vote_ended: "vote",
+  vote_anytime: "vote",
 };
 
 export function onFrame(f) {

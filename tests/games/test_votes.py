@@ -165,15 +165,14 @@ async def test_enough_noes_fail_a_vote_at_once_and_nothing_changes_at_the_table(
         assert (ended["outcome"], ended["yes"], ended["no"]) == ("failed", 1, 2)  # dara's yes could not make three
         after = await db(lambda: Table.objects.get(pk=room.pk))()
         assert (after.version, after.state, after.meta) == (before.version, before.state, before.meta)
-        # A page that connects while a vote is open is sent it, and the host the setting.
-        clock_free = await send(chen, {"type": "vote_call", "kind": "close"})
+        # A page that connects while a vote is open is sent it.
+        second = await send(chen, {"type": "vote_call", "kind": "close"})
         late = Tab(cast["alice"], room.code)
         try:
             await late.open()
-            frames = {f["type"]: f for f in await late.drain()}
-            assert frames["vote_anytime"]["allow"] is True
-            assert frames["vote_opened"]["vote"] == clock_free["vote"] and frames["vote_opened"]["answered"] == [
-                chen.view["you"]]
+            frames = [f for f in await late.drain() if f["type"] in ANSWERS]
+            assert [(f["type"], f["vote"], f["answered"]) for f in frames] == [
+                ("vote_opened", second["vote"], [chen.view["you"]])]
         finally:
             await late.close()
     finally:
@@ -231,7 +230,7 @@ async def test_every_refusal_changes_nothing(people, clock, no_resync):
         # Skipping: nobody else, a present player, a bot-free nonsense seat.
         for seat in (bob.view["you"], "s999", None, 5, ["s1"], ""):
             await refused(bob, {"type": "vote_call", "kind": "skip", "seat": seat}, "bad_seat", room, others)
-        await refused(bob, {"type": "vote_call", "kind": "skip", "seat": dara.view["you"]}, "not_away", room, (chen,))
+        await refused(bob, {"type": "vote_call", "kind": "skip", "seat": dara.view["you"]}, "player_here", room, (chen,))
         # The host's setting: the host's, and a boolean.
         await refused(bob, {"type": "vote_anytime", "allow": True}, "not_host", room, others)
         for allow in ("true", 1, None, [True], {}):
