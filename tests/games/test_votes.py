@@ -133,6 +133,7 @@ async def test_a_vote_when_no_hand_is_in_play_closes_at_once_and_the_host_may_al
     alice, bob, chen, dara = (tabs[n] for n in ("alice", "bob", "chen", "dara"))
     try:
         await refused(bob, {"type": "vote_call", "kind": "close"}, "host_here", room, (chen, dara))
+        await refused(bob, {"type": "vote_call", "kind": "skip", "seat": dara.view["you"]}, "no_hand", room, (chen,))
         assert await send(alice, {"type": "vote_anytime", "allow": True}) == {
             "type": "vote_anytime", "allow": True, "version": alice.version}
         opened = await send(bob, {"type": "vote_call", "kind": "close"})
@@ -192,6 +193,8 @@ async def test_the_players_skip_an_away_players_timers_for_the_rest_of_the_hand(
         assert (await chen.reply("vote_ended"))["outcome"] == "passed"
         t = await db(Table.objects.get)(pk=room.pk)
         assert t.meta["skip"] == {"hand": t.state["hand_no"], "seats": [dara_seat]}
+        await bob.drain()
+        await refused(alice, {"type": "vote_call", "kind": "skip", "seat": dara_seat}, "already_skipped", room, (bob,))
         hand = t.state["hand_no"]
         # Nobody moves the clock: the hand never waits for dara.
         for _step in range(60):
