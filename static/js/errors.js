@@ -86,24 +86,6 @@ const TEXTS = () => ({
 });
 
 /** The text for the refusal `code`; `ctx` ({view, cfg}) fills in the limits the page knows. */
-const VOTE_TEXTS = () => ({
-  bad_vote_kind: pgettext("table vote", "A vote ends the room or skips an away player's timers."),
-  vote_open: pgettext("table vote", "A vote is under way: answer it first."),
-  vote_wait: pgettext("table vote", "You called a vote less than ten minutes ago."),
-  host_closes: pgettext("table vote", "You host this room: close it from the menu."),
-  host_here: pgettext("table vote", "The host is here: ask them to end the room."),
-  no_hand: pgettext("table vote", "No hand is in play."),
-  player_here: pgettext("table vote", "That player is here."),
-  already_skipped: pgettext("table vote", "That player's timers are already skipped in this hand."),
-  bad_ballot: pgettext("table vote", "Answer a vote with yes or no."),
-  no_vote: pgettext("table vote", "There is no such vote."),
-  vote_over: pgettext("table vote", "That vote is decided."),
-  vote_expired: pgettext("table vote", "That vote's time is over."),
-  not_voter: pgettext("table vote", "You may not answer this vote."),
-  already_voted: pgettext("table vote", "You answered this vote already."),
-  bad_value: pgettext("table vote", "Say yes or no."),
-});
-
 export function errorText(code, { view = null, cfg = null } = {}) {
   const rules = view && view.rules;
   if (code === "bad_buy_in" && cfg) {
@@ -124,8 +106,21 @@ export function errorText(code, { view = null, cfg = null } = {}) {
   if (code === "no_clock_ask") return pgettext("screen reader", "Nobody is waiting for an answer about the clock.");
   if (code === "bad_seconds") return pgettext("screen reader", "Add 10, 20 or 30 seconds.");
   // The votes at the table: their module (static/js/vote.js) brought these words (/jsi18n/vote/).
-  const vote = VOTE_TEXTS()[code];
-  if (vote) return vote;
+  if (code === "bad_vote_kind") return pgettext("table vote", "A vote ends the room or skips an away player's timers.");
+  if (code === "vote_open") return pgettext("table vote", "A vote is under way: answer it first.");
+  if (code === "vote_wait") return pgettext("table vote", "You called a vote less than ten minutes ago.");
+  if (code === "host_closes") return pgettext("table vote", "You host this room: close it from the menu.");
+  if (code === "host_here") return pgettext("table vote", "The host is here: ask them to end the room.");
+  if (code === "no_hand") return pgettext("table vote", "No hand is in play.");
+  if (code === "player_here") return pgettext("table vote", "That player is here.");
+  if (code === "already_skipped") return pgettext("table vote", "That player's timers are already skipped in this hand.");
+  if (code === "bad_ballot") return pgettext("table vote", "Answer a vote with yes or no.");
+  if (code === "no_vote") return pgettext("table vote", "There is no such vote.");
+  if (code === "vote_over") return pgettext("table vote", "That vote is decided.");
+  if (code === "vote_expired") return pgettext("table vote", "That vote's time is over.");
+  if (code === "not_voter") return pgettext("table vote", "You may not answer this vote.");
+  if (code === "already_voted") return pgettext("table vote", "You answered this vote already.");
+  if (code === "bad_value") return pgettext("table vote", "Say yes or no.");
   const text = TEXTS()[code];
   return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);
 }

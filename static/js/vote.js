@@ -58,8 +58,8 @@ function draw() {
   };
   banner([h("p", { text: what(open) }), h("p", { class: "small", id: "vote-tally", text: tally }), count,
     asks && h("div", { class: "row push-offer-buttons" },
-      h("button", { type: "button", class: "primary", id: "vote-yes", text: pgettext("table vote", "Yes"), onclick: answer(true) }),
-      h("button", { type: "button", class: "secondary", id: "vote-no", text: pgettext("table vote", "No"), onclick: answer(false) }))], asks);
+      h("button", { type: "button", class: "primary", id: "vote-yes", text: pgettext("table vote", "Vote yes"), onclick: answer(true) }),
+      h("button", { type: "button", class: "secondary", id: "vote-no", text: pgettext("table vote", "Vote no"), onclick: answer(false) }))], asks);
   const tick = () => {
     const n = left();
     count.textContent = fmt(npgettext("table vote", "%(n)s second left", "%(n)s seconds left", n), { n });
