@@ -142,3 +142,52 @@ def test_two_players_end_the_room_of_a_host_who_left_and_the_settle_up_balances(
     assert sum(a.balance for a in Account.objects.filter(user__in=users, kind=Account.Kind.HOLD)) == 0
     errors = [e for p in (bob, chen) for e in p.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors
+
+
+def test_a_host_who_allows_votes_any_time_votes_too_and_the_room_ends_at_once_between_hands(server, browser, monkeypatch):
+    monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)  # as above
+    User = get_user_model()
+    alice, bob_user = (User.objects.create_user(n, f"{n}@example.com", "a-long-password-1", display_name=n.capitalize())
+                       for n in ("alice", "bob"))
+    room = services.room_create(host=alice, preset="ten-half")
+    for u in (alice, bob_user):
+        services.seat_take(room_id=room.pk, user=u, buy_in=500)
+    host = at_table(browser, server, alice, room)
+    bob = at_table(browser, server, bob_user, room)
+
+    # The host is here: bob's call is refused, in words.
+    bob.page.click("#menu-button")
+    assert bob.page.locator("#vote-anytime").count() == 0  # the host's setting only
+    bob.page.click("#vote-close")
+    bob.page.wait_for_function("document.querySelector('#toast').textContent.includes('The host is here')")
+    assert RoomVote.objects.count() == 0
+
+    # The host allows votes at any time from the menu.
+    host.page.click("#menu-button")
+    assert host.page.locator("#vote-close").count() == 0  # the host closes the room instead
+    assert not host.page.is_checked("#vote-anytime")
+    host.page.check("#vote-anytime")
+    deadline = time.monotonic() + 10
+    while not Room.objects.get(pk=room.pk).vote_anytime:
+        assert time.monotonic() < deadline, "the setting did not reach the server"
+        time.sleep(0.1)
+    host.screenshot("vote-host-setting-360")
+    host.page.click("#menu-close")
+
+    bob.page.click("#vote-close")
+    bob.page.click("#menu-close")
+    host.page.wait_for_selector("#vote-banner #vote-yes")
+    assert host.page.locator("#vote-tally").inner_text() == "1 yes, 0 no, of 2"  # the host votes too
+    host.page.click("#vote-yes")
+    for p in (host, bob):
+        p.page.wait_for_function(
+            "document.querySelector('#vote-banner p').textContent === 'Passed: the room ends now.'")
+        p.page.wait_for_selector("#conn-banner:not([hidden])")
+    closed = Room.objects.get(pk=room.pk)
+    assert closed.status == Room.Status.CLOSED
+    book = ledger.room_ledger(closed)
+    assert book.balanced and all(p.net == 0 and p.on_table == 0 for p in book.people)  # no hand was played
+    host.page.click("#vote-settle")
+    host.page.wait_for_selector("#settle #transfers-none")
+    errors = [e for p in (host, bob) for e in p.console_errors if "navigator.vibrate" not in e]
+    assert not errors, errors
