@@ -141,7 +141,9 @@ def vote_cast(*, room_id: int, user, vote, yes) -> RoomVote:
         me = run.seat_of(user)
         if me is None:
             raise GameError("not_seated", _("Take a seat first."))
-        found = RoomVote.objects.filter(pk=vote, room_id=room_id).first() if type(vote) is int else None
+        # An id is a positive 64-bit integer: a larger number would overflow the query, not find nothing.
+        found = RoomVote.objects.filter(pk=vote, room_id=room_id).first() if type(vote) is int and 0 < vote < 2**63 \
+            else None
         if found is None:
             raise GameError("no_vote", _("There is no such vote."))
         if found.outcome:

@@ -239,7 +239,7 @@ async def test_every_refusal_changes_nothing(people, clock, no_resync):
         for allow in ("true", 1, None, [True], {}):
             await refused(alice, {"type": "vote_anytime", "allow": allow}, "bad_value", room, others)
         # Answers with no such vote, or no boolean.
-        for vote in (999999, "1", None, 1.0, True):
+        for vote in (999999, "1", None, 1.0, True, 0, -1, 2**63, 10**30):
             await refused(chen, {"type": "vote_cast", "vote": vote, "yes": True}, "no_vote", room, (bob, dara))
         for yes in ("yes", 1, None, [True], 0):
             await refused(chen, {"type": "vote_cast", "vote": 1, "yes": yes}, "bad_ballot", room, (bob, dara))
