@@ -1,8 +1,8 @@
 // Votes at the table (docs/protocol.md, "Votes"): a seated player calls a vote to end the room (the table menu's
 // button, once the host has been away five minutes or at any time when the host allows it) or to skip an away
 // player's timers for the rest of the hand (the menu's second button, then the player). While a vote is open a banner
-// over the table says what it is, counts its minute down and, for a voter who has not answered, offers Yes and No;
-// then it says the outcome. The host's menu has the setting that allows a vote at any time.
+// over the table says what it is, counts its minute down and, for a voter who has not answered, offers Vote yes and
+// Vote no; then it says the outcome. The host's menu has the setting that allows a vote at any time.
 // static/js/room-frames.js loads this module on the first vote frame or the first click on a `data-more="vote"`
 // control. The frames carry codes and ids only: the words are this page's, context "table vote", from /jsi18n/vote/.
 import { h } from "./dom.js";
