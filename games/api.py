@@ -53,6 +53,7 @@ def _room_config(request: HttpRequest, room: Room) -> dict:
         "socket_url": f"{scheme}://{request.get_host()}/ws/rooms/{room.code}/",
         "hands_url": reverse("api:room_hands", args=[room.code]),
         "rules": room.rules,
+        "vote_anytime": room.vote_anytime,  # the players may vote to end the room at any time (docs/protocol.md)
         "version": table.version,
         "seats": [{"id": s.engine_id, "user": s.user_id, "name": s.user.public_name, "role": s.role,
                    "position": s.position, "bot": s.bot or None, "connected": s.connected, "away": s.away}

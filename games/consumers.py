@@ -93,6 +93,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if room.approve_buy_ins:  # the buy-ins waiting for the host: the host's page all of them, a player's their own
             for frame in await db(services.buy_in_requests_pending)(room_id=room.pk, user=user):
                 await self.send_json({**frame, "version": self.version})
+        for frame in await db(services.votes_open)(room_id=room.pk, user=user):  # a vote under way
+            await self.send_json({**frame, "version": self.version})
         if seat_id:
             await db(presence)(room.pk, seat_id, True)
 

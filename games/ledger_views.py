@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.db_router import reads_from_replica
-from games import ledger, ledger_log, ledger_shares, nights, share
+from games import ledger, ledger_log, ledger_shares, nights, share, vote_log
 from games.ledger_card import HEIGHT, WIDTH, settle_card
 from games.models import PRESET_CHOICES, Room
 from games.services import GameError
@@ -101,6 +101,7 @@ def room_ledger(request: HttpRequest, code: str) -> HttpResponse:
         "matrix": _matrix_rows(book, ledger_log.room_matrix(found)),
         "can_share": not found.is_open and ledger.sat_in(found, request.user),
         "table_url": found.get_absolute_url() if found.is_open else None, **nights.ledger_links(found, request.user),
+        "votes": vote_log.room_votes(found),
     })
 
 

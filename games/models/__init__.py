@@ -14,8 +14,10 @@
 - `ClockAsk`: a seated player's ask for a longer clock, pending until the host answers.
 - `NightLink`: a room opened as the same night again from a closed one (games/nights.py).
 - `BuyInRequest`: a buy-in or top-up waiting for the host's approval (rooms that ask for it).
+- `RoomVote`: a vote at a table (ending the room, skipping an away player's timers), with its ballots.
 
-One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py, buy_in_requests.py; import them from here.
+One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py, buy_in_requests.py, votes.py; import
+them from here.
 
 Writes go through games.services only. `Table.state` holds secrets (the stock, face-down cards):
 it never leaves the server except through `engine.view`.
@@ -28,10 +30,11 @@ from games.models.hands import Hand, HandEvent, HandSeat, HandShare, LedgerShare
 from games.models.moderation import ChatMessage, HouseVariant, ModerationLog, Report
 from games.models.nights import NightLink
 from games.models.rooms import PRESET_CHOICES, GameSetting, Room, Seat, Table, new_invite_token
+from games.models.votes import RoomVote
 
 __all__ = [
     "PRESET_CHOICES", "BuyInRequest", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember",
     "GameSetting", "Hand", "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog",
-    "NightLink", "Report", "Room", "RoomVisit", "Seat",
+    "NightLink", "Report", "Room", "RoomVisit", "RoomVote", "Seat",
     "ShareLink", "Table", "new_invite_token",
 ]

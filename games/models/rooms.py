@@ -73,6 +73,8 @@ class Room(models.Model):
                              related_name="rooms")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # The seated players may call a vote to end the room at any time, not only once the host is away (services/votes.py).
+    vote_anytime = models.BooleanField(_("votes to end the room at any time"), default=False)
 
     class Meta:
         verbose_name = _("room")

@@ -5,6 +5,7 @@ table's next wake time (`_wake_at`). Reads a run, changes nothing. Above run.py.
 from django.conf import settings
 
 from games.engine import bot_decide, view
+from games.engine.machine import IN_HAND
 from games.services.run import _Run
 
 
@@ -51,8 +52,17 @@ def _next_hand_at(run: _Run) -> float | None:
     return max(run.now + settings.GAMES_BOT_SECONDS, meta["hand_over_at"] + settings.GAMES_NEXT_HAND_SECONDS)
 
 
+def _skipped(run: _Run) -> bool:
+    """The clock waits only for seats whose timers a vote skips in this hand (services/votes.py): time is up now."""
+    s, skip = run.state, run.meta.get("skip")
+    return bool(skip and s.deadline is not None and s.deadline_for and skip["hand"] == s.hand_no
+                and set(s.deadline_for) <= set(skip["seats"]))
+
+
 def _wake_at(run: _Run) -> float | None:
     times = []
+    if _skipped(run) or run.meta.get("vote_close") and run.state.phase not in IN_HAND:
+        times.append(run.now)  # a vote's work is due at once (moves.py, `_due`)
     if _bots_due(run.state, run.meta) is not None:
         times.append(run.now + settings.GAMES_BOT_SECONDS)
     if run.state.deadline is not None:

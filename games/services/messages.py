@@ -7,6 +7,7 @@ refusal is its GameError, sent as an `error` frame; the answers go out as room f
 from games.services.approvals import buy_in_approve, buy_in_refuse
 from games.services.clock_ask import clock_ask, clock_dismiss, clock_grant
 from games.services.phrases import phrase_send, reaction_send
+from games.services.votes import vote_anytime, vote_call, vote_cast
 
 MESSAGES = {
     "clock_ask": (clock_ask, ()),  # answered by the room's `clock_asked` and `clock_answered` frames
@@ -16,4 +17,7 @@ MESSAGES = {
     "react": (reaction_send, ("code",)),  # answered by the room's `reacted` frame
     "buy_in_approve": (buy_in_approve, ("request",)),  # answered by the room's `buy_in_answered` frame
     "buy_in_refuse": (buy_in_refuse, ("request",)),
+    "vote_call": (vote_call, ("kind", "seat")),  # answered by the room's `vote_opened`, `vote_tally`, `vote_ended`
+    "vote_cast": (vote_cast, ("vote", "yes")),
+    "vote_anytime": (vote_anytime, ("allow",)),
 }

@@ -17,7 +17,7 @@ from games.engine import EngineError
 from games.engine.machine import IN_HAND
 from games.engine.void import voidable
 from games.models import ClubMember, Room, Seat
-from games.services.due import _bots_due, _can_start, away_release_seconds
+from games.services.due import _bots_due, _can_start, _skipped, away_release_seconds
 from games.services.errors import GameError
 from games.services.presence import _absent
 from games.services.run import _Run
@@ -308,6 +308,8 @@ def _close(run: _Run) -> None:
 def _back_from_away(run: _Run, seat_id: str) -> None:
     """The seat's owner sent a command: here, whatever their sockets say; an away seat plays from the next hand."""
     run.meta["absent"].pop(seat_id, None)
+    if seat_id in (run.meta.get("skip") or {}).get("seats", ()):
+        run.meta["skip"]["seats"].remove(seat_id)  # back: the clock waits for them again (services/votes.py)
     if seat_id in run.meta["away"]:
         del run.meta["away"][seat_id]
         run.meta["streak"][seat_id] = 0
@@ -318,6 +320,10 @@ def _back_from_away(run: _Run, seat_id: str) -> None:
 
 def _due(run: _Run) -> str:
     s, meta, now = run.state, run.meta, run.now
+    if meta.get("vote_close") and s.phase not in IN_HAND:
+        meta.pop("vote_close")
+        _close(run)  # the players voted to end the room after this hand (services/votes.py)
+        return "vote_close"
     bot = _bots_due(s, meta)
     if bot is not None:
         seat_id, action, args = bot
@@ -327,7 +333,7 @@ def _due(run: _Run) -> str:
         except EngineError as e:
             # A bot decides from its own view, so this is a bug; the deadline still moves the table on.
             logger.error("bot %s at room %s refused: %s %s -> %s", seat_id, run.room.pk, action, args, e.code)
-    if s.deadline is not None and now >= s.deadline:
+    if s.deadline is not None and (now >= s.deadline or _skipped(run)):
         # A seed that did not come in time is no move the player missed: it counts for no away streak.
         waited = s.phase in ("auction", "betting") and s.hand.get("awaiting")
         for seat_id in [] if waited else s.deadline_for:

@@ -114,6 +114,22 @@ export function errorText(code, { view = null, cfg = null } = {}) {
   if (code === "no_buy_in_request") return pgettext("buy-in approval", "There is no such request in this room.");
   if (code === "buy_in_answered") return pgettext("buy-in approval", "This request was answered already.");
   if (code === "buy_in_lapsed") return pgettext("buy-in approval", "This request waited past its deadline: the player may ask again.");
+  // The votes at the table: their module (static/js/vote.js) brought these words (/jsi18n/vote/).
+  if (code === "bad_vote_kind") return pgettext("table vote", "A vote ends the room or skips an away player's timers.");
+  if (code === "vote_open") return pgettext("table vote", "A vote is under way: answer it first.");
+  if (code === "vote_wait") return pgettext("table vote", "You called a vote less than ten minutes ago.");
+  if (code === "host_closes") return pgettext("table vote", "You host this room: close it from the menu.");
+  if (code === "host_here") return pgettext("table vote", "The host is here: ask them to end the room.");
+  if (code === "no_hand") return pgettext("table vote", "No hand is in play.");
+  if (code === "player_here") return pgettext("table vote", "That player is here.");
+  if (code === "already_skipped") return pgettext("table vote", "That player's timers are already skipped in this hand.");
+  if (code === "bad_ballot") return pgettext("table vote", "Answer a vote with yes or no.");
+  if (code === "no_vote") return pgettext("table vote", "There is no such vote.");
+  if (code === "vote_over") return pgettext("table vote", "That vote is decided.");
+  if (code === "vote_expired") return pgettext("table vote", "That vote's time is over.");
+  if (code === "not_voter") return pgettext("table vote", "You may not answer this vote.");
+  if (code === "already_voted") return pgettext("table vote", "You answered this vote already.");
+  if (code === "bad_value") return pgettext("table vote", "Say yes or no.");
   const text = TEXTS()[code];
   return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);
 }

@@ -8,6 +8,7 @@ const MODULES = {
   phrases: () => import("./phrases.js"),
   closed: () => import("./closed.js"),
   "buy-in-approval": () => import("./buy-in-approval.js"),
+  vote: () => import("./vote.js"),
 };
 // Frame type -> module.
 const FRAMES = {
@@ -18,6 +19,10 @@ const FRAMES = {
   closed: "closed",
   buy_in_asked: "buy-in-approval",
   buy_in_answered: "buy-in-approval",
+  vote_opened: "vote",
+  vote_tally: "vote",
+  vote_ended: "vote",
+  vote_anytime: "vote",
 };
 
 export function onFrame(f) {

@@ -125,6 +125,9 @@ def test_joining_by_code_gives_the_rooms_configuration_and_the_users_seat(client
     assert config["me"] == {"user": cast["bob"].pk, "seat": bob_seat.engine_id}
     assert (config["code"], config["preset"], config["started"], config["host"]["id"]) == (
         room.code, "ten-half", True, cast["alice"].pk)
+    assert config["vote_anytime"] is False  # votes to end the room wait for the host to be away
+    services.vote_anytime(room_id=room.pk, user=cast["alice"], allow=True)
+    assert call(client, "GET", f"/api/rooms/{room.code}/", token=token_of(cast["bob"]))[1]["vote_anytime"] is True
 
 
 def test_a_room_that_is_not_open_or_not_the_users_to_enter_is_refused(client, cast):

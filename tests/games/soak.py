@@ -216,9 +216,43 @@ class Soak:
                                    action_id=f"{action}-{self.rng.getrandbits(40):x}")
         except services.GameError as e:
             self.refused[e.code] += 1
+            if e.code == "room_closed":
+                self.reopen(live)
             return False
         self.commands[action] += 1
         return True
+
+    def reopen(self, live: Live) -> None:
+        """The players voted the room closed (`vote`): a new room of the same game takes its place at this table."""
+        live.room = services.room_create(host=self.rng.choice(self.players), preset=live.preset,
+                                         overrides=live.room.overrides, kind=live.kind)
+        self.events["vote_reopened"] += 1
+
+    def vote(self, live: Live, table: Table, humans: dict) -> str:
+        """A vote at the table (games/services/votes.py): now and then the host allows a vote to end the room at any
+        time (the soak's tables have no sockets, so no host is ever away); a seated player calls one to end the room or
+        to skip an away seat's timers; the other voters answer yes or no at random."""
+        rng, room_id = self.rng, live.room.pk
+        host = next((u for u in humans.values() if u.pk == live.room.host_id), None)
+        if host is not None and rng.random() < 0.3:
+            services.vote_anytime(room_id=room_id, user=host, allow=rng.random() < 0.7)
+        seat, user = rng.choice(sorted(humans.items()))
+        kind = rng.choice(("close", "skip"))
+        away = sorted(table.meta.get("away", {})) or sorted(humans)
+        try:
+            vote = services.vote_call(room_id=room_id, user=user, kind=kind, seat=rng.choice(away))
+        except services.GameError as e:
+            self.refused[e.code] += 1
+            return "vote"
+        self.events["vote_called"] += 1
+        for voter in vote.voters[1:]:
+            try:
+                vote = services.vote_cast(room_id=room_id, user=humans[voter], vote=vote.pk, yes=rng.random() < 0.6)
+            except services.GameError as e:
+                self.refused[e.code] += 1  # decided already
+        if vote.outcome:
+            self.events[f"vote_{kind}_{vote.outcome}"] += 1
+        return "vote"
 
     def humans(self, table: Table) -> dict[str, object]:
         """Seat id -> user, for the seated people (not bots)."""
@@ -283,6 +317,8 @@ class Soak:
             if host and others and self.submit(live, host, "kick", {"seat": rng.choice(sorted(others))}):
                 self.events["kick"] += 1
             return "kick"
+        if live.kind == "humans" and not live.watched and len(humans) > 1 and rng.random() < 0.015:
+            return self.vote(live, table, humans)
         if roll < 0.03:
             self.refresh(live, table, privacy)
             self.events["refresh"] += 1
@@ -432,10 +468,9 @@ def audit_all(lives: list[Live]) -> None:
 
 
 def close_everything(lives: list[Live]) -> None:
-    for live in lives:
-        room = Room.objects.get(pk=live.room.pk)
-        if room.is_open:
-            services.room_close(room_id=room.pk, by=room.host)
+    """Every open room: the tables' own, and those a driver opened after a vote closed one (`Soak.reopen`)."""
+    for room in Room.objects.filter(status=Room.Status.OPEN).select_related("host").order_by("pk"):
+        services.room_close(room_id=room.pk, by=room.host)
 
 
 def beans_of_players(players) -> int:

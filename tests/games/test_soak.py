@@ -13,6 +13,8 @@ with random joins, leaves, kicks, top-ups, refreshes, bank passes and timeouts.
   card of the stock is ever in one.
 - Beans: wallet_audit is clean after every 100 hands and at the end; every hold equals what its seat
   owns; once every room is closed, the players hold exactly the beans they were given.
+- Votes (games/services/votes.py): at the unwatched tables the players now and then call a vote to end the room or
+  to skip an away seat's timers and answer it at random; a room voted closed is replaced by a new one of its game.
 - House rules (house-rules.md): a quarter of the tables play with some on (soak.HOUSE: the bank auction, the matta,
   the banker's opens and the free hand, letting it ride), two of them watched over sockets; the random players bid,
   open, escape and ride, the practice room's bots too, and the hands each of those tables played are printed.
@@ -178,3 +180,4 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
     assert events["buy_in_approve"] and events["buy_in_refuse"]  # soak.APPROVING: the hosts answered requests
     assert commands["retire"] + commands["pass_bank"] + commands["take_bank"] > 0  # the bank moved on
     assert sum(house_hands.values()) > 0 and commands["bid"] > 0  # the house rules were played
+    assert events["vote_called"] > 0  # the players voted at some tables (games/services/votes.py)
