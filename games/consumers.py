@@ -184,7 +184,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     target_user_id=message.get("user"), message_id=message.get("message"),
                     seat_id=message.get("seat"))
                 await self.send_json({"type": "reported", "version": self.version})
-            elif kind in services.MESSAGES:  # the room's other messages: their answers are room frames
+            elif isinstance(kind, str) and kind in services.MESSAGES:  # the room's other messages: answered by room frames
                 call, names = services.MESSAGES[kind]
                 await db(call)(room_id=self.room.pk, user=self.scope["user"], **{n: message.get(n) for n in names})
             elif kind == "visibility":
