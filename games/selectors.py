@@ -15,6 +15,7 @@ from games.engine import state_from_json, view
 from games.engine.shuffle import CHAIN_FIELDS, chain_hash
 from games.frames import chat_json, hand_events, record_update, update_frame
 from games.models import ChatMessage, ClubMember, Hand, HandEvent, HandSeat, HandShare, Room, RoomVisit, Seat, Table
+from games.tv import TV, tv_frame, tv_shown
 
 CHAT_HISTORY = 50
 
@@ -67,6 +68,9 @@ def snapshot(room: Room, user) -> dict:
         "me": {"user": user.pk, "name": user.public_name, "seat": seat_id},
         "view": view(state, seat_id), "presence": presence, "stalled": table.meta.get("start_refused"),
         "chat": [chat_json(m) for m in reversed(list(chat))], "hand_events": hand_events(events, seat_id),
+        # TV mode's cards for a spectator, sent as the `tv` frame after the snapshot (games/tv.py)
+        **({"tv": tv_frame(table.version, tv_shown(table.meta, state))}
+           if seat_id is None and room.spectators == TV else {}),
     }
 
 

@@ -12,6 +12,7 @@
 - `LedgerShare`: a link to a closed room's settle-up (docs/ledger.md).
 - `ChatMessage`: the room's chat.
 - `ClockAsk`: a seated player's ask for a longer clock, pending until the host answers.
+- `TvConsent`: a seated player's answer to TV mode (spectators see their cards one action late).
 
 One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py; import them from here.
 
@@ -24,9 +25,10 @@ from games.models.clubs import Club, ClubJoinRequest, ClubMember
 from games.models.hands import Hand, HandEvent, HandSeat, HandShare, LedgerShare, RoomVisit, ShareLink
 from games.models.moderation import ChatMessage, HouseVariant, ModerationLog, Report
 from games.models.rooms import PRESET_CHOICES, GameSetting, Room, Seat, Table, new_invite_token
+from games.models.spectators import TvConsent
 
 __all__ = [
     "PRESET_CHOICES", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember", "GameSetting", "Hand",
     "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog", "Report", "Room", "RoomVisit", "Seat",
-    "ShareLink", "Table", "new_invite_token",
+    "ShareLink", "Table", "TvConsent", "new_invite_token",
 ]

@@ -25,6 +25,8 @@ The modules, in layers: each imports only modules listed before it.
 - chat.py      chat_post
 - names.py     display_name_sync (a renamed player's seats)
 - clock_ask.py clock_ask, clock_grant, clock_dismiss, clock_asks_pending: asking the host for a longer clock
+- spectators.py watch_check, watch_open, watch_close, spectator_remove, spectators_set, tv_consent: who may watch,
+               who watches, TV mode's consent (games/tv.py has its cards)
 - messages.py  MESSAGES: the socket's other message types and the service each calls
 Callers use this package's names (`services.action_submit`, `from games.services import GameError`). Tests
 move the time at games.services.run._now and stack a hand's deck at games.services.moves._start_hand.
@@ -58,6 +60,14 @@ from games.services.rooms import (
     seat_take,
 )
 from games.services.save import RELEASE_AWAY
+from games.services.spectators import (
+    spectator_remove,
+    spectators_set,
+    tv_consent,
+    watch_check,
+    watch_close,
+    watch_open,
+)
 
 __all__ = [
     "ACTIONS_PER_USER", "ARG_TYPES", "MESSAGES", "PLAYER_ACTIONS", "PROCESS_BEAT", "RELEASE_AWAY", "ROOM_ACTIONS", "GameError",
@@ -65,4 +75,5 @@ __all__ = [
     "clock_dismiss", "clock_grant", "display_name_sync", "practice_open",
     "presence_set", "process_beat", "room_check_access", "room_close", "room_create", "room_rules_update",
     "seat_leave", "seat_remove", "seat_take", "storable_text", "sweep", "table_wake",
+    "spectator_remove", "spectators_set", "tv_consent", "watch_check", "watch_close", "watch_open",
 ]

@@ -5,9 +5,13 @@ refusal is its GameError, sent as an `error` frame; the answers go out as room f
 """
 
 from games.services.clock_ask import clock_ask, clock_dismiss, clock_grant
+from games.services.spectators import spectator_remove, spectators_set, tv_consent
 
 MESSAGES = {
     "clock_ask": (clock_ask, ()),  # answered by the room's `clock_asked` and `clock_answered` frames
     "clock_grant": (clock_grant, ("seconds",)),
     "clock_dismiss": (clock_dismiss, ()),
+    "tv_consent": (tv_consent, ("on",)),  # answered by the room's `tv_consent` frame
+    "spectator_remove": (spectator_remove, ("target",)),  # the room's `spectator_removed` and `spectators` frames
+    "spectators_set": (spectators_set, ("mode",)),  # the room's `spectators_mode` frame
 }

@@ -1,0 +1,58 @@
+"""The table socket's part in spectators by consent (games/services/spectators.py, games/tv.py), kept out of
+games/consumers.py: what a socket without a seat is sent beyond the update, and when it must close.
+
+- In TV mode, a spectator's socket sends the command's `tv` frame right after its update (made and encoded once per
+  command by the process that committed it: games/broadcast.py, `table_update`).
+- With no spectators, a socket whose user is neither seated nor the host closes (4403, `no_spectators`): at the first
+  update after its user stood up, or when the host chose the setting (the room's `spectators_mode` frame).
+- The host's `spectator_removed` frame closes every socket of that user without a seat (4403, `spectator_removed`).
+- Every socket counts its user as watching while they have no seat (`watch_open`, `watch_close`), and a socket whose
+  user sits down or stands up moves between the two.
+"""
+
+from django.utils.translation import gettext as _
+
+from games import services
+from games.fields import text as json_text
+from games.socket_db import db
+
+CLOSE_FORBIDDEN = 4403
+
+
+class Watching:
+    """Mixed into games.consumers.TableConsumer: the methods it calls for spectators."""
+
+    async def watch_update(self, event: dict, seat_id: str | None) -> None:
+        """After the update of `event` (a `table.update` group message) was drawn for this socket."""
+        watch = event.get("watch")
+        if seat_id is not None or not watch or not event["open"]:
+            return
+        if watch["mode"] == "none" and watch["host"] != self.scope["user"].pk:
+            await self.watch_refuse("no_spectators")
+        elif watch.get("tv"):
+            await self.send(text_data=watch["tv"])
+
+    async def watch_seat(self, was: str | None, now: str | None) -> None:
+        """This socket's user sat down (`was` None) or stood up (`now` None)."""
+        user, room_id = self.scope["user"], self.room.pk
+        if was is None:
+            await db(services.watch_close)(room_id=room_id, user=user, socket=self.channel_name)
+        for frame in await db(services.watch_open)(room_id=room_id, user=user, socket=self.channel_name):
+            await self.send(text_data=json_text({**frame, "version": self.version}))
+
+    async def watch_frame(self, frame: dict) -> None:
+        """After the room's `frame` was sent: the frames that close a spectator's socket."""
+        if self.seat_id is not None:
+            return
+        me = self.scope["user"].pk
+        if frame["type"] == "spectator_removed" and frame["user"] == me:
+            await self.watch_refuse("spectator_removed")
+        elif frame["type"] == "spectators_mode" and frame["mode"] == "none" and frame["host"] != me:
+            await self.watch_refuse("no_spectators")
+
+    async def watch_refuse(self, code: str) -> None:
+        message = {"no_spectators": _("This room has no spectators: take a seat to watch."),
+                   "spectator_removed": _("The host asked you not to watch this room.")}[code]
+        await self.send(text_data=json_text({"type": "error", "code": code, "message": message,
+                                             "version": self.version}))
+        await self.close(code=CLOSE_FORBIDDEN)
