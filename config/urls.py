@@ -29,12 +29,15 @@ urlpatterns = [
     path("profile/screen-reader/", account_views.screen_reader, name="screen_reader"),  # static/js/blind.js
     # The JS strings (gettext in static/js), in the visitor's language: the pages that check a deal load them all, the
     # others go without the check's sentences (a third of what the table page would load).
-    path("jsi18n/", CompactJavaScriptCatalog.as_view(leave_out=("fair-deal check", "house rule", "screen reader")),
+    path("jsi18n/", CompactJavaScriptCatalog.as_view(leave_out=("fair-deal check", "house rule", "screen reader",
+                                                                 "tv mode")),
          name="javascript-catalog"),
     # The house rules' words (static/js/house.js adds them to the page's catalog with their modules).
     path("jsi18n/house/", CompactJavaScriptCatalog.as_view(only=("house rule",)), name="javascript-catalog-house"),
     # The screen-reader mode's words (static/js/blind.js adds them to the page's catalog when the mode is on).
     path("jsi18n/blind/", CompactJavaScriptCatalog.as_view(only=("screen reader",)), name="javascript-catalog-blind"),
+    # Spectators by consent's words (static/js/tv.js adds them with its module).
+    path("jsi18n/tv/", CompactJavaScriptCatalog.as_view(only=("tv mode",)), name="javascript-catalog-tv"),
     path("jsi18n/fair/", CompactJavaScriptCatalog.as_view(), name="javascript-catalog-fair"),
     # The language menu (templates/_language.html): the cookie, and the profile of a logged-in user.
     path("i18n/setlang/", language.set_language, name="set_language"),

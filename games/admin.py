@@ -73,7 +73,7 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
     list_display = ["code", "preset", "kind", "currency", "host", "status", "created_at", "moderate"]
-    list_filter = ["status", "preset", "kind", "currency"]
+    list_filter = ["status", "preset", "kind", "currency", "spectators"]
     search_fields = ["code", "host__username"]
     readonly_fields = ["code", "invite_token", "host", "preset", "overrides", "rules", "currency", "kind", "bot_level",
                        "buy_in_min", "buy_in_max", "status", "created_at", "closed_at"]

@@ -92,8 +92,7 @@ class TableConsumer(Watching, AsyncWebsocketConsumer):
         if room.host_id == user.pk:  # the asks for a longer clock still waiting for the host (nobody else's page)
             for frame in await db(services.clock_asks_pending)(room_id=room.pk, user=user):
                 await self.send_json({**frame, "version": self.version})
-        for frame in await db(services.watch_open)(room_id=room.pk, user=user, socket=self.channel_name):
-            await self.send_json({**frame, "version": self.version})
+        await self.watch_opened()
         if seat_id:
             await db(presence)(room.pk, seat_id, True)
 
@@ -274,8 +273,7 @@ class TableConsumer(Watching, AsyncWebsocketConsumer):
         for action_id, version, duplicate in acks:  # acked before the snapshot that shows them
             await self.send_ack(action_id, version, duplicate)
         await self.send_json(frame)
-        if tv is not None:
-            await self.send_json(tv)
+        await self.watch_tv(tv)
         await self._held_next()
 
     async def table_update(self, event: dict) -> None:
@@ -317,8 +315,7 @@ class TableConsumer(Watching, AsyncWebsocketConsumer):
                 room_id=self.room.pk, user=self.scope["user"], connected=True, socket=self.channel_name)
             if seat_id:
                 await db(presence)(self.room.pk, seat_id, True)
-        if (seated_before is None) != (seat_id is None):
-            await self.watch_seat(seated_before, seat_id)
+        await self.watch_seat(seated_before, seat_id)
         if not is_open:
             await self.send_json({"type": "closed", "version": self.version})
             await self.close(code=CLOSE_ROOM_CLOSED)
@@ -372,6 +369,7 @@ class TableConsumer(Watching, AsyncWebsocketConsumer):
                 await self._draw_message(event)
             else:
                 await self._draw(version, frame, found.seat, found.open or version != last)
+        await self.watch_filled(found.tv, last)
         await self._held_next()
 
     async def chat_message(self, event: dict) -> None:

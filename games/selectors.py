@@ -42,7 +42,7 @@ def room_info(room: Room, *, started: bool | None = None) -> dict:
     info = {
         "id": room.pk, "code": room.code, "invite_url": reverse("games:invite", kwargs={"token": room.invite_token}),
         "preset": room.preset, "currency": room.currency, "kind": room.kind, "buy_in_min": room.buy_in_min,
-        "buy_in_max": room.buy_in_max, "status": room.status,
+        "buy_in_max": room.buy_in_max, "status": room.status, "spectators": room.spectators,
         "host": {"id": room.host_id, "name": room.host.public_name},
     }
     if started is not None:
@@ -80,6 +80,7 @@ class Updates(NamedTuple):
     frames: list[tuple[int, str]]
     seat: str | None
     open: bool
+    tv: dict | None = None  # a TV-mode spectator's `tv` frame of the last version (games/tv.py)
 
 
 def updates_since(room_id: int, user, after: int) -> Updates | None:
@@ -105,6 +106,8 @@ def updates_since(room_id: int, user, after: int) -> Updates | None:
     state = state_at(room_id, last, table.state)
     updates.frames.append((last, update_frame(last, state, events.get(last, []), seat_id,
                                               table.meta.get("started", False), table.meta.get("start_refused"))))
+    if seat_id is None and table.room.spectators == TV:
+        return updates._replace(tv=tv_frame(last, tv_shown(table.meta, state)))
     return updates
 
 

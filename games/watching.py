@@ -22,6 +22,8 @@ CLOSE_FORBIDDEN = 4403
 class Watching:
     """Mixed into games.consumers.TableConsumer: the methods it calls for spectators."""
 
+    closed_by_watch = False
+
     async def watch_update(self, event: dict, seat_id: str | None) -> None:
         """After the update of `event` (a `table.update` group message) was drawn for this socket."""
         watch = event.get("watch")
@@ -32,13 +34,30 @@ class Watching:
         elif watch.get("tv"):
             await self.send(text_data=watch["tv"])
 
-    async def watch_seat(self, was: str | None, now: str | None) -> None:
-        """This socket's user sat down (`was` None) or stood up (`now` None)."""
-        user, room_id = self.scope["user"], self.room.pk
-        if was is None:
-            await db(services.watch_close)(room_id=room_id, user=user, socket=self.channel_name)
-        for frame in await db(services.watch_open)(room_id=room_id, user=user, socket=self.channel_name):
+    async def watch_filled(self, tv: dict | None, last: int | None) -> None:
+        """After the versions up to `last` were filled in from the stored events: a spectator's `tv` frame of the last
+        one (`tv`), unless a live update already drew a newer version."""
+        if tv is not None and last is not None and self.version == last and not self.closed_by_watch:
+            await self.send(text_data=json_text(tv))
+
+    async def watch_opened(self) -> None:
+        """This socket opened (after its snapshot): its user counts as watching while without a seat."""
+        for frame in await db(services.watch_open)(room_id=self.room.pk, user=self.scope["user"],
+                                                   socket=self.channel_name):
             await self.send(text_data=json_text({**frame, "version": self.version}))
+
+    async def watch_tv(self, tv: dict | None) -> None:
+        """A TV-mode spectator's `tv` frame, after the snapshot that came with it (games/selectors.py)."""
+        if tv is not None:
+            await self.send(text_data=json_text(tv))
+
+    async def watch_seat(self, was: str | None, now: str | None) -> None:
+        """This socket's user sat down (`was` None) or stood up (`now` None): a watcher no more, or again."""
+        if (was is None) == (now is None):
+            return
+        if was is None:
+            await db(services.watch_close)(room_id=self.room.pk, user=self.scope["user"], socket=self.channel_name)
+        await self.watch_opened()
 
     async def watch_frame(self, frame: dict) -> None:
         """After the room's `frame` was sent: the frames that close a spectator's socket."""
@@ -55,4 +74,5 @@ class Watching:
                    "spectator_removed": _("The host asked you not to watch this room.")}[code]
         await self.send(text_data=json_text({"type": "error", "code": code, "message": message,
                                              "version": self.version}))
+        self.closed_by_watch = True
         await self.close(code=CLOSE_FORBIDDEN)

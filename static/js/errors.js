@@ -105,6 +105,15 @@ export function errorText(code, { view = null, cfg = null } = {}) {
   if (code === "clock_at_most") return pgettext("screen reader", "The clock is already as long as it goes.");
   if (code === "no_clock_ask") return pgettext("screen reader", "Nobody is waiting for an answer about the clock.");
   if (code === "bad_seconds") return pgettext("screen reader", "Add 10, 20 or 30 seconds.");
+  // Spectators by consent: its module (static/js/tv.js) brought these words (/jsi18n/tv/); the first two come without it.
+  if (code === "no_spectators") return gettext("This room has no spectators: take a seat to watch.");
+  if (code === "spectator_removed") return gettext("The host asked you not to watch this room.");
+  if (code === "no_tv") return pgettext("tv mode", "This room is not in TV mode.");
+  if (code === "consent_given") return pgettext("tv mode", "Your cards are already shown, one action late.");
+  if (code === "consent_not_given") return pgettext("tv mode", "Your cards are not shown.");
+  if (code === "not_watching") return pgettext("tv mode", "Nobody of that id is watching.");
+  if (code === "seated") return pgettext("tv mode", "This player has a seat: remove the seat instead.");
+  if (code === "remove_self") return pgettext("tv mode", "You host this room: you cannot remove yourself.");
   const text = TEXTS()[code];
   return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);
 }

@@ -5,11 +5,18 @@
 // reaches the table through `window.halfpoint` ({ state, socket, render, toast, refusal }).
 const MODULES = {
   "clock-ask": () => import("./clock-ask.js"),
+  tv: () => import("./tv.js"),
 };
 // Frame type -> module.
 const FRAMES = {
   clock_asked: "clock-ask",
   clock_answered: "clock-ask",
+  tv: "tv",
+  tv_ask: "tv",
+  tv_consent: "tv",
+  spectators: "tv",
+  spectator_removed: "tv",
+  spectators_mode: "tv",
 };
 
 export function onFrame(f) {
