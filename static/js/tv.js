@@ -73,6 +73,7 @@ function drawCount() {
     return;
   }
   const text = fmt(pgettext("tv mode", "%(n)s watching"), { n });
+  css();
   if (!badge) {
     badge = h("button", { type: "button", id: "tv-count", class: "tv-count link", "data-more": "tv" });
     const felt = document.getElementById("felt"); // beside the felt, whose content the table redraws
@@ -153,7 +154,11 @@ export function onFrame(f) {
   });
 }
 
-/** The menu's button, or the count of spectators. */
-export function onClick() {
-  loadWords().then(panel);
+/** The menu's button (the menu closes: the panel is above the table), or the count of spectators. */
+export function onClick(el) {
+  if (el.id === "tv-menu") document.getElementById("menu-close").click();
+  loadWords().then(() => {
+    panel();
+    document.getElementById("tv-panel").scrollIntoView({ block: "nearest" });
+  });
 }
