@@ -101,6 +101,7 @@ def _room_create(request: HttpRequest) -> JsonResponse:
             kind=text_field(data, "kind", default=Room.Kind.HUMANS, max_length=10),
             buy_in_min=data.get("buy_in_min"), buy_in_max=data.get("buy_in_max"),
             bot_level=text_field(data, "bot_level", default="basic", max_length=10),
+            spectators=text_field(data, "spectators", default=Room.Spectators.PUBLIC, max_length=10),
         )
     except services.GameError as e:
         raise _refused(e) from None

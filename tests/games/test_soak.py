@@ -13,6 +13,9 @@ with random joins, leaves, kicks, top-ups, refreshes, bank passes and timeouts.
   card of the stock is ever in one.
 - Beans: wallet_audit is clean after every 100 hands and at the end; every hold equals what its seat
   owns; once every room is closed, the players hold exactly the beans they were given.
+- TV mode (docs/rules.md, "Spectators"): a share of the tables (soak.TV), three of them watched, whose players give and
+  withdraw consent at random; every `tv` frame, broadcast or received by a socket, shows only face-down cards of the
+  version before, each its own seat's, and (as it is made) only those of a challenger whose owner consents.
 - House rules (house-rules.md): a quarter of the tables play with some on (soak.HOUSE: the bank auction, the matta,
   the banker's opens and the free hand, letting it ride), two of them watched over sockets; the random players bid,
   open, escape and ride, the practice room's bots too, and the hands each of those tables played are printed.
@@ -157,6 +160,7 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
     frames = privacy.frames + sum(f["frames"] for f in figures)
     guarded = privacy.guarded + sum(f["guarded"] for f in figures)
     versions = privacy.versions + sum(f["versions"] for f in figures)
+    tv_frames = privacy.tv_frames + sum(f["tv_frames"] for f in figures)
     socket_frames = sum(len(t.frames) for live in watched for t in [*live.tabs.values(), live.spectator])
     print(f"\nsoak: {played} hands on {len(lives)} tables ({WORKERS} driver processes + the sockets' event loop) "
           f"in {playing_seconds:.1f} s ({played / playing_seconds:.1f} hands/s), {seconds:.1f} s in all; "
@@ -164,6 +168,7 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
           f"{sum(refused.values())} refused; {versions} versions committed, {frames} frames scanned ({guarded} "
           f"with something hidden from their viewer), {socket_frames} of them socket frames; "
           f"{privacy.socket_hands} hands at the watched tables; {snapshots} refresh snapshots")
+    print(f"soak TV mode: {tv_frames} tv frames with cards, every one checked; {events['tv_consent']} consents")
     print(f"soak house-rule tables: {sum(house_hands.values())} hands ({house_hands})")
     print(f"soak events: {dict(events.most_common())}")
     print(f"soak commands: {dict(commands.most_common())}")
@@ -175,3 +180,4 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
     assert events["refresh"] and events["reconnect"] and events["snapshot_request"]
     assert commands["retire"] + commands["pass_bank"] + commands["take_bank"] > 0  # the bank moved on
     assert sum(house_hands.values()) > 0 and commands["bid"] > 0  # the house rules were played
+    assert events["tv_consent"] and tv_frames  # TV mode was played and its cards were shown (and checked)
