@@ -109,6 +109,9 @@ export function errorText(code, { view = null, cfg = null } = {}) {
   if (code === "no_spectators") return gettext("This room has no spectators: take a seat to watch.");
   if (code === "spectator_removed") return gettext("The host asked you not to watch this room.");
   if (code === "no_tv") return pgettext("tv mode", "This room is not in TV mode.");
+  if (code === "bad_consent") return pgettext("tv mode", "Answer yes or no.");
+  if (code === "bad_user") return pgettext("tv mode", "Name a spectator by their user id.");
+  if (code === "bad_spectators") return pgettext("tv mode", "Spectators: none, public or TV mode.");
   if (code === "consent_given") return pgettext("tv mode", "Your cards are already shown, one action late.");
   if (code === "consent_not_given") return pgettext("tv mode", "Your cards are not shown.");
   if (code === "not_watching") return pgettext("tv mode", "Nobody of that id is watching.");
