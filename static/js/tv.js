@@ -5,7 +5,7 @@
 // page's, with the context "tv mode" from /jsi18n/tv/ (config/urls.py). The table is table.js's `window.halfpoint`.
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
-import { addWords, fmt, gettext, pgettext } from "./i18n.js";
+import { addWords, fmt, gettext, npgettext, pgettext } from "./i18n.js";
 
 const T = () => window.halfpoint;
 const loadWords = () => addWords("tv mode", "/jsi18n/tv/");
@@ -46,7 +46,7 @@ function drawCards() {
     const node = felt.querySelector(`.seat[data-seat="${CSS.escape(seat)}"]`);
     if (!node || node.querySelector(`.tv-cards[data-tv-seat="${CSS.escape(seat)}"]`)) continue;
     const row = h("div", { class: "tv-cards", "data-tv-seat": seat },
-      h("span", { class: "tv-label", text: pgettext("tv mode", "TV") }),
+      h("span", { class: "tv-label", text: pgettext("tv mode", "TV mode") }),
       hands.flat().map((code) => cardEl({ card: code, up: true })));
     row.setAttribute("aria-label", pgettext("tv mode", "Face-down cards, shown one action late with the player's consent"));
     node.append(row);
@@ -72,7 +72,7 @@ function drawCount() {
     if (badge) badge.remove();
     return;
   }
-  const text = fmt(pgettext("tv mode", "%(n)s watching"), { n });
+  const text = fmt(npgettext("tv mode", "%(n)s watching", "%(n)s watching", n), { n });
   css();
   if (!badge) {
     badge = h("button", { type: "button", id: "tv-count", class: "tv-count link", "data-more": "tv" });
@@ -114,7 +114,8 @@ function panel() {
         "aria-label": fmt(pgettext("tv mode", "Remove %(name)s from the spectators"), { name: u.name }),
         onclick: () => send({ type: "spectator_remove", target: u.id }) })))));
   }
-  if (!seated() && !isHost()) rows.push(h("p", { text: fmt(pgettext("tv mode", "%(n)s watching"), { n: M.watchers.length }) }));
+  const n = M.watchers.length;
+  if (!seated() && !isHost()) rows.push(h("p", { text: fmt(npgettext("tv mode", "%(n)s watching", "%(n)s watching", n), { n }) }));
   const fresh = h("section", { id: "tv-panel", class: "push-offer tv-panel", "aria-labelledby": "tv-title" },
     h("p", { id: "tv-title", text: pgettext("tv mode", "Spectators and TV mode") }), rows,
     h("button", { type: "button", class: "link", id: "tv-close", text: gettext("Close"), onclick: closePanel }));
