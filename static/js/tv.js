@@ -80,8 +80,7 @@ function drawCount() {
     if (felt) felt.before(badge);
     else document.body.prepend(badge);
   }
-  badge.textContent = "👁 " + text;
-  badge.setAttribute("aria-label", text);
+  badge.textContent = text;
   if (document.getElementById("tv-panel")) panel();
 }
 
@@ -118,7 +117,7 @@ function panel() {
   if (!seated() && !isHost()) rows.push(h("p", { text: fmt(npgettext("tv mode", "%(n)s watching", "%(n)s watching", n), { n }) }));
   const fresh = h("section", { id: "tv-panel", class: "push-offer tv-panel", "aria-labelledby": "tv-title" },
     h("p", { id: "tv-title", text: pgettext("tv mode", "Spectators and TV mode") }), rows,
-    h("button", { type: "button", class: "link", id: "tv-close", text: gettext("Close"), onclick: closePanel }));
+    h("button", { type: "button", class: "secondary small", id: "tv-close", text: pgettext("tv mode", "Close"), onclick: closePanel }));
   const box = document.getElementById("tv-panel");
   if (box) box.replaceWith(fresh);
   else (document.querySelector(".table-wrap") || document.body).before(fresh);

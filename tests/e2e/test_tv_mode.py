@@ -91,6 +91,10 @@ def test_a_spectator_sees_only_consenting_players_cards_one_action_late_and_none
 
     spectator = at_table(browser, server, finn, room, PHONE)
     assert spectator.page.evaluate("window.halfpoint.state.view.role") == "spectator"
+    # The table counts who watches.
+    player.page.wait_for_function("(document.querySelector('#tv-count') || {}).textContent === '1 watching'")
+    box = player.page.locator("#tv-count").bounding_box()
+    assert box["width"] > 40 and box["x"] + box["width"] <= PHONE["width"]
     services.action_submit(room_id=room.pk, user=alice, action="start", args={}, action_id="start")
     services.action_submit(room_id=room.pk, user=alice, action="open_bank", args={"amount": 500}, action_id="bank")
     deal(room, alice, "deal-1")
@@ -130,7 +134,7 @@ def test_a_spectator_sees_only_consenting_players_cards_one_action_late_and_none
     player.page.click("#menu-button")
     player.page.click("#tv-menu")
     player.page.wait_for_selector("#tv-panel")
-    player.screenshot("tv-panel-360")
+    player.screenshot("tv-panel-360")  # the count above the table too
     player.page.set_viewport_size(DESKTOP)
     player.screenshot("tv-panel-1280")
     player.page.set_viewport_size(PHONE)
