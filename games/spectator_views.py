@@ -19,7 +19,7 @@ def watch_refused(request: HttpRequest, room: Room, refusal: services.GameError)
     """The page instead of the table: why, and a seat to take."""
     buy_in_default = min(room.buy_in_max, max(room.buy_in_min, room.rules["base_stake"] * 50))
     return render(request, "games/no_spectators.html", {
-        "room": room, "refusal": refusal, "buy_in_default": buy_in_default}, status=403)
+        "room": room, "refusal": refusal, "buy_in_default": buy_in_default})  # 200: a page to act on, no error
 
 
 @login_required

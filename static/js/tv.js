@@ -104,12 +104,13 @@ function panel() {
   if (isHost()) {
     const modes = [["none", pgettext("tv mode", "No spectators")], ["public", pgettext("tv mode", "Spectators see what is face up")],
       ["tv", pgettext("tv mode", "TV mode")]];
+    rows.push(h("p", { class: "small", text: pgettext("tv mode", "Who may watch without a seat:") }));
     rows.push(h("div", { class: "row tv-modes" }, modes.map(([mode, text]) => h("button", {
       type: "button", class: mode === M.mode ? "primary" : "secondary", "data-tv-mode": mode, text,
       onclick: () => send({ type: "spectators_set", mode }) }))));
     rows.push(h("ul", { class: "tv-watchers" }, M.watchers.map((u) => h("li", {},
       h("span", { text: u.name }), " ",
-      h("button", { type: "button", class: "link", "data-tv-remove": u.id, text: pgettext("tv mode", "Remove"),
+      h("button", { type: "button", class: "secondary small", "data-tv-remove": u.id, text: pgettext("tv mode", "Remove"),
         "aria-label": fmt(pgettext("tv mode", "Remove %(name)s from the spectators"), { name: u.name }),
         onclick: () => send({ type: "spectator_remove", target: u.id }) })))));
   }

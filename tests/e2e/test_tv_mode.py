@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.engine import state_from_json, view
-from games.models import HandEvent, Table, TvConsent
+from games.models import HandEvent, Room, Seat, Table, TvConsent
 from tests.e2e.conftest import PHONE, Player, log_in
 from tests.games.sockets import sensible_move
 from tests.games.test_socket_privacy import Record
@@ -170,4 +170,55 @@ def test_a_spectator_sees_only_consenting_players_cards_one_action_late_and_none
         checked += bool(cards)
     assert frames and checked >= 1
     errors = [e for p in (player, spectator) for e in p.console_errors if "navigator.vibrate" not in e]
+    assert not errors, errors
+
+
+def test_the_host_sees_who_watches_removes_one_and_shuts_the_room_to_spectators(server, browser, here):
+    User = get_user_model()
+    alice, finn, gus = (User.objects.create_user(n, f"{n}@example.com", "a-long-password-1", display_name=n.title())
+                        for n in ("alice", "finn", "gus"))
+    room = services.room_create(host=alice, preset="ten-half", spectators="tv")
+    services.seat_take(room_id=room.pk, user=alice, buy_in=1000)
+    host = at_table(browser, server, alice, room, PHONE)
+    watcher = at_table(browser, server, finn, room, PHONE)
+    host.page.wait_for_function("(document.querySelector('#tv-count') || {}).textContent === '1 watching'")
+    host.page.click("#tv-count")
+    host.page.wait_for_selector("#tv-panel [data-tv-remove]")
+    assert host.page.locator("#tv-panel .tv-watchers li span").all_inner_texts() == ["Finn"]
+    assert host.page.locator("[data-tv-mode='tv']").get_attribute("class") == "primary"  # the room's setting
+    host.screenshot("tv-host-panel-360")
+    host.page.set_viewport_size(DESKTOP)
+    host.screenshot("tv-host-panel-1280")
+    host.page.set_viewport_size(PHONE)
+    for b in host.page.locator("#tv-panel button").all():
+        box = b.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+
+    host.page.click("[data-tv-remove]")
+    watcher.page.wait_for_function("document.querySelector('#toast') && !document.querySelector('#toast').hidden")
+    assert watcher.page.locator("#toast").inner_text() == "The host asked you not to watch this room."
+    host.page.wait_for_selector("#tv-count", state="detached")  # nobody watches now
+    page = watcher.goto(f"/r/{room.code}/")
+    assert page.locator("#watch-refusal").inner_text() == "The host asked you not to watch this room."
+    assert page.locator("#sit-to-watch").count() == 0
+
+    # No spectators: a newcomer gets a seat to take instead of the table, and sits from there.
+    host.page.click("#tv-panel [data-tv-mode='none']")
+    host.page.wait_for_selector("[data-tv-mode='none'].primary")
+    assert Room.objects.get(pk=room.pk).spectators == "none"
+    newcomer = Player(browser.new_context(viewport=PHONE, locale="en-US", bypass_csp=True), server, "gus", [])
+    log_in(newcomer.context, server, gus)
+    page = newcomer.goto(f"/r/{room.code}/")
+    assert page.locator("#watch-refusal").inner_text() == "This room has no spectators: take a seat to watch."
+    newcomer.screenshot("tv-no-spectators-360")
+    page.set_viewport_size(DESKTOP)
+    newcomer.screenshot("tv-no-spectators-1280")
+    page.set_viewport_size(PHONE)
+    page.fill("#sit-buy-in", "500")
+    with page.expect_navigation():
+        page.click("#sit-to-watch-confirm")
+    newcomer.wait_connected()
+    newcomer.wait_view("!!v.you")
+    assert Seat.objects.filter(room=room, user=gus, left_at__isnull=True).exists()
+    errors = [e for p in (host, newcomer) for e in p.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors
