@@ -133,7 +133,11 @@ def room(request: HttpRequest, code: str) -> JsonResponse:
     """`GET /api/rooms/<code>/`: join by code. The room's configuration; from now on the user watches the room, as
     after opening its page (their hand records follow from that: games/hand_records.py)."""
     found = _entered(request, code)
-    hand_records.room_visit_record(room=found, user=request.user)
+    try:  # who may not watch (docs/rules.md, "Spectators") gets what they need to sit, and watches nothing
+        services.watch_check(room=found, user=request.user)
+        hand_records.room_visit_record(room=found, user=request.user)
+    except services.GameError:
+        pass
     return JsonResponse(_room_config(request, found))
 
 

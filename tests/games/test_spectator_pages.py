@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.models import Room, Seat, Table
+from games.models import Room, RoomVisit, Seat, Table
 from tests.api.conftest import call, token_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,6 +85,9 @@ def test_the_api_creates_rooms_with_the_setting_and_seats_without_the_socket(cli
 
     room = Room.objects.get(code=code, status="open")
     bob = token_of(cast["bob"])
+    status, answer = call(client, "GET", f"/api/rooms/{code}/", token=bob)  # what bob needs to sit, no visit
+    assert status == 200 and answer["me"]["seat"] is None and answer["spectators"] == "none"
+    assert not RoomVisit.objects.filter(room=room, user=cast["bob"]).exists()
     before = as_is(room)
     for body, error in (({"buy_in": "500"}, "bad_amount"), ({"buy_in": 5}, "bad_buy_in"),
                         ({"buy_in": 500, "role": "dealer"}, "bad_role"), ({"buy_in": 500, "position": 99}, "bad_position")):
