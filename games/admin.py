@@ -20,7 +20,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import moderation
+from games import moderation, services
 from games.engine import rules_from
 from games.engine.errors import RulesError
 from games.models import (
@@ -82,6 +82,16 @@ class RoomAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # rooms are opened by hosts from the lobby
+
+    def save_model(self, request, obj, form, change) -> None:
+        """The spectators setting goes through its service: the room's sockets hear of it (docs/rules.md,
+        "Spectators")."""
+        if change and "spectators" in form.changed_data:
+            try:
+                services.spectators_set(room_id=obj.pk, user=request.user, mode=obj.spectators)
+            except GameError as e:
+                raise PermissionDenied(e.message) from None
+        super().save_model(request, obj, form, change)
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False  # a room with hands is history; close it instead

@@ -157,13 +157,15 @@ def spectator_remove(*, room_id: int, user, target) -> None:
 
 
 def spectators_set(*, room_id: int, user, mode) -> None:
-    """The host sets who may watch (`mode`: none, public or tv), from now on. With `none`, the sockets of users
-    without a seat, but the host's, close (4403, `no_spectators`). Leaving TV mode hides its cards at once. Raises
-    GameError and changes nothing when the room is closed, the user is not the host (`not_host`) or `mode` is
-    anything else (`bad_spectators`)."""
+    """The host, or a moderator (`moderate_room`, through the admin), sets who may watch (`mode`: none, public or
+    tv), from now on. With `none`, the sockets of users without a seat, but the host's, close (4403,
+    `no_spectators`). Leaving TV mode hides its cards at once. Raises GameError and changes nothing when the room is
+    closed, the user is neither (`not_host`) or `mode` is anything else (`bad_spectators`)."""
     with transaction.atomic():
         run = _locked(room_id)
-        _host(run, user)
+        _open(run)
+        if user.pk != run.room.host_id and not user.has_perm("games.moderate_room"):
+            raise GameError("not_host", _("Only the host can do that."))
         if mode not in MODES:
             raise GameError("bad_spectators", _("Spectators: none, public or TV mode."))
         Room.objects.filter(pk=room_id).update(spectators=mode)

@@ -98,3 +98,21 @@ def test_the_api_creates_rooms_with_the_setting_and_seats_without_the_socket(cli
     assert status == 201 and answer["me"]["seat"] is not None
     status, answer = call(client, "POST", f"/api/rooms/{code}/seat/", token=bob, body={"buy_in": 500})
     assert status == 400 and answer["error"]["code"] == "already_seated"
+
+
+def test_a_moderator_sets_who_may_watch_in_the_admin(cast, admin_client, monkeypatch):
+    sent = []
+    monkeypatch.setattr("games.broadcast.room_frame", lambda room_id, frame: sent.append((room_id, frame)))
+    room = services.room_create(host=cast["alice"], preset="ten-half")
+    url = f"/admin/games/room/{room.pk}/change/"
+    page = admin_client.get(url)
+    assert page.status_code == 200 and 'name="spectators"' in page.content.decode()
+    form = {"club": "", "seats-TOTAL_FORMS": "0", "seats-INITIAL_FORMS": "0", "seats-MIN_NUM_FORMS": "0",
+            "seats-MAX_NUM_FORMS": "1000"}
+    assert admin_client.post(url, {**form, "spectators": "everyone"}).status_code == 200  # the form's error
+    assert Room.objects.get(pk=room.pk).spectators == "public"
+    response = admin_client.post(url, {**form, "spectators": "none"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Room.objects.get(pk=room.pk).spectators == "none"
+    # Through the service: the room's sockets hear of it (and those without a seat close).
+    assert sent == [(room.pk, {"type": "spectators_mode", "mode": "none", "host": cast["alice"].pk})]
