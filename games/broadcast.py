@@ -148,7 +148,8 @@ async def flush(messages: list[tuple[str, dict]]) -> None:
 def table_update(room_id: int, version: int, state: TableState, events: list[dict], users: dict, is_open: bool,
                  started: bool, stalled: str | None = None, watch: dict | None = None) -> None:
     """`users` maps user ids to their seat ids: a connection finds its seat, and its frame, there.
-    `watch`: the room's spectators setting ("mode"), its host's user id and, in TV mode, the `tv` frame every
+    `watch`: the room's spectators setting ("mode"), its host's user id, the users the host removed as spectators
+    ("removed") and, in TV mode, the `tv` frame every
     spectator gets after the update (games/tv.py), encoded here once (games/consumers.py, `_draw_message`)."""
     frames = update_frames(version, state, events, sorted(set(users.values())), started, stalled)
     if watch is not None and watch.get("tv") is not None:

@@ -5,7 +5,8 @@ games/consumers.py: what a socket without a seat is sent beyond the update, and 
   command by the process that committed it: games/broadcast.py, `table_update`).
 - With no spectators, a socket whose user is neither seated nor the host closes (4403, `no_spectators`): at the first
   update after its user stood up, or when the host chose the setting (the room's `spectators_mode` frame).
-- The host's `spectator_removed` frame closes every socket of that user without a seat (4403, `spectator_removed`).
+- The host's `spectator_removed` frame closes every socket of that user without a seat (4403, `spectator_removed`), and
+  so does the first update after such a user, seated since, stands up.
 - Every socket counts its user as watching while they have no seat (`watch_open`, `watch_close`), and a socket whose
   user sits down or stands up moves between the two.
 """
@@ -29,7 +30,10 @@ class Watching:
         watch = event.get("watch")
         if seat_id is not None or not watch or not event["open"]:
             return
-        if watch["mode"] == "none" and watch["host"] != self.scope["user"].pk:
+        me = self.scope["user"].pk
+        if me in watch.get("removed", ()):  # removed by the host, sat down since, and now stood up
+            await self.watch_refuse("spectator_removed")
+        elif watch["mode"] == "none" and watch["host"] != me:
             await self.watch_refuse("no_spectators")
         elif watch.get("tv"):
             await self.send(text_data=watch["tv"])

@@ -81,7 +81,7 @@ def _save(run: _Run) -> int:
     users = dict(meta["users"])
     is_open, started, stalled = room.is_open, meta["started"], meta.get("start_refused")
     state = run.state  # the last step of the command: nothing changes it after this
-    watch = {"mode": room.spectators, "host": room.host_id,
+    watch = {"mode": room.spectators, "host": room.host_id, "removed": meta.get("watch_removed") or [],
              "tv": tv_frame(version, tv_shown(meta, state)) if room.spectators == TV else None}
     # On commit, in this order: this version's update goes out before a wake (run at once in eager mode) makes
     # the next one.

@@ -4,6 +4,7 @@ hides them at once; the host counts, removes and shuts out spectators; every ref
 
 import pytest
 
+from games import services
 from games.models import Room, Table, TvConsent
 from tests.games.conftest import acked, make_player
 from tests.games.sockets import Closed, Tab, catch_up, close_all, db, seated_table, sensible_move
@@ -235,3 +236,37 @@ async def test_no_spectators_shuts_out_everyone_without_a_seat_but_the_host(cast
         assert not alice.closed and not tabs["chen"].closed
     finally:
         await close_all(tabs.values())
+
+
+async def test_a_removed_spectator_who_sits_and_stands_up_again_is_shut_out(cast, no_resync):
+    room, tabs = await tv_room(cast, spectators="public")
+    alice, finn = tabs["alice"], tabs["finn"]
+    try:
+        await alice.send({"type": "spectator_remove", "target": finn.user.pk})
+        assert (await alice.reply("spectator_removed"))["user"] == finn.user.pk
+        with pytest.raises(Closed):
+            await finn.reply("nothing")
+        # A seat is the host's to refuse (kick): a removed spectator may still sit, and play, but not watch again.
+        assert (await db(services.seat_take)(room_id=room.pk, user=finn.user, role="side", buy_in=500)).version
+        again = Tab(finn.user, room.code)
+        await again.open()
+        assert again.view["you"] is not None
+        await again.act("leave")
+        seated = [alice, tabs["bob"], tabs["chen"], tabs["dara"]]
+        for _step in range(200):
+            if again.closed or not again.view["you"]:
+                break
+            moves = [(t, sensible_move(t.view)) for t in (again, *seated)]
+            tab, (action, args) = next((t, m) for t, m in moves if m is not None)
+            try:
+                await tab.act(action, **args)
+                await catch_up([t for t in (again, *seated) if not t.closed], room)
+            except Closed:
+                assert again.closed and not any(t.closed for t in seated)
+        if not again.closed:
+            with pytest.raises(Closed):  # the update without the seat drew, then the refusal
+                await again.drain()
+        assert again.closed == 4403
+        assert [f for _t, f in again.frames if f["type"] == "error"][-1]["code"] == "spectator_removed"
+    finally:
+        await close_all([*tabs.values()])
