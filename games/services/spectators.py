@@ -88,15 +88,17 @@ def _watch_write(room_id: int, change) -> tuple[list[int], bool]:
 def watch_open(*, room_id: int, user, socket: str) -> list[dict]:
     """One of `user`'s sockets opened on the room, or its user stood up (games/consumers.py). Returns the frames that
     socket alone is sent: who watches (`spectators`), and, for a seated player of a TV-mode room who has not
-    answered yet, the ask (`tv_ask`). Locks the table row; no version."""
-    presence.process_beat()
-    seated = (Table.objects.values_list("meta", flat=True).filter(pk=room_id).first() or {}).get("users", {}) \
-        .get(str(user.pk)) is not None
-
-    def add(meta: dict) -> None:
-        if not seated:
+    answered yet, the ask (`tv_ask`). Locks the table row for a user without a seat only; no version."""
+    meta = _meta_defaults(Table.objects.values_list("meta", flat=True).filter(pk=room_id).first() or {})
+    seated = str(user.pk) in meta["users"]
+    if seated:  # a seat's socket is its presence (presence.py), nothing to write here
+        now, changed = _watching(meta), False
+    else:
+        def add(meta: dict) -> None:
             meta.setdefault("watchers", {})[socket] = [user.pk, presence.PROCESS]
-    now, changed = _watch_write(room_id, add)
+
+        presence.process_beat()
+        now, changed = _watch_write(room_id, add)
     # Nobody watching: the page's count is 0 already; a change reaches this socket with the room's frame.
     frames = [_spectators_frame(now)] if now and not changed else []
     if seated:
