@@ -83,6 +83,15 @@ class CardText:
     transfers: list[tuple[str, str, str]]  # (payer, payee, amount): who pays whom to square the nets
     winner: str | None  # "Biggest winner: …", or None when nobody is up
 
+    @property
+    def alt(self) -> str:
+        """The card's words as one text, its lines in the order drawn: the picture's `alt` on the ledger pages and
+        `card` in the ledger's JSON, so a screen reader and a program read what the picture shows."""
+        nets = ", ".join(f"{name} {shown}" for name, shown, _net in self.nets) or _("Nobody sat here.")
+        pays = ", ".join(f"{payer} → {payee} {amount}" for payer, payee, amount in self.transfers) \
+            or _("Everyone is even.")
+        return ". ".join(x for x in (self.title, self.code, self.about, nets, pays, self.winner) if x) + "."
+
 
 def card_text(ledger: Ledger) -> CardText:
     room = ledger.room

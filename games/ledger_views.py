@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.db_router import reads_from_replica
 from games import ledger, ledger_log, ledger_shares, nights, share, vote_log
-from games.ledger_card import HEIGHT, WIDTH, settle_card
+from games.ledger_card import HEIGHT, WIDTH, card_text, settle_card
 from games.models import PRESET_CHOICES, Room
 from games.services import GameError
 from wallets.models import Currency
@@ -69,7 +69,7 @@ def room_ledger_json(request: HttpRequest, code: str) -> JsonResponse:
         "people": [_person(p) for p in book.people], "totals": book.totals, "balanced": book.balanced,
         "settle": None if found.is_open else [
             {"from": t.payer.user_id, "to": t.payee.user_id, "amount": t.amount} for t in book.settle_up()],
-        "urls": _urls(found), **_night(found),
+        "urls": _urls(found), "card": card_text(book).alt, **_night(found),
     })
 
 
@@ -82,7 +82,7 @@ def _night(room: Room) -> dict:
 
 def _settle_context(book: ledger.Ledger) -> dict:
     room = book.room
-    return {"room": room, "book": book, "by_net": book.by_net, "transfers": book.settle_up(),
+    return {"room": room, "book": book, "by_net": book.by_net, "transfers": book.settle_up(), "card": card_text(book).alt,
             "currency_name": Currency(room.currency).label, "preset_name": dict(PRESET_CHOICES)[room.preset],
             "day": room.closed_at or room.created_at}
 

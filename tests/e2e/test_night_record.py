@@ -117,5 +117,18 @@ def test_a_close_during_betting_voids_the_hand_turns_the_pages_closed_and_the_le
     assert guest_page.locator("#verify-void").get_attribute("data-ok") == "true"
     assert guest_page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
     guest.screenshot("night-record-voided-hand-360")
+
+    # The night under "past nights", its ledger, and the transfers the card shows, read in the card's alt and JSON.
+    guest.goto("/nights/")
+    guest_page.click(f"#nights li[data-room='{room.pk}'] a")
+    guest_page.wait_for_url(f"**/r/{room.code}/ledger/?room={room.pk}")
+    transfers = ledger.room_ledger(room).settle_up()
+    assert transfers  # hand 1 moved beans: somebody pays somebody
+    alt = guest_page.locator("img.settle-card").get_attribute("alt")
+    for t in transfers:
+        assert f"{t.payer.name} → {t.payee.name} {t.amount:,}" in alt, alt
+    book = guest_page.evaluate(f"fetch('/r/{room.code}/ledger.json?room={room.pk}').then((r) => r.json())")
+    assert book["card"] == alt
+    assert book["settle"] == [{"from": t.payer.user_id, "to": t.payee.user_id, "amount": t.amount} for t in transfers]
     errors = [e for p in (host, guest, watcher) for e in p.console_errors if "navigator.vibrate" not in e]
     assert not errors, errors

@@ -393,6 +393,11 @@ def test_the_card_says_who_pays_whom_the_nights_hours_and_the_biggest_winner(peo
     start, end = timezone.localtime(room.created_at), timezone.localtime(room.closed_at)
     with translation.override("en"):
         assert f"{formats.time_format(start)} to {formats.time_format(end)}" in text.about
+    # The picture's alt (and the ledger JSON's `card`) says all of it, in the order drawn.
+    said = [text.title, text.code, text.about, *(f"{name} {net}" for name, net, _v in text.nets),
+            *(f"{payer} → {payee} {amount}" for payer, payee, amount in text.transfers), *filter(None, [text.winner])]
+    places = [text.alt.index(x) for x in said]
+    assert places == sorted(places), text.alt
 
 
 def test_a_card_of_even_nets_has_no_transfers_and_no_winner(people, stacked):
