@@ -42,14 +42,14 @@ def ip(*args: str, check: bool = True) -> subprocess.CompletedProcess:
 
 
 def nginx_config(directory: Path, port: int, nodes: list[str]) -> str:
-    """nginx.conf for the nodes at `nodes` (addresses, daphne on NODE_PORT), listening on 127.0.0.1:`port`.
+    """nginx.conf for the daphne processes at `nodes` ("address:port"), listening on 127.0.0.1:`port`.
 
     A room's sockets (/ws/rooms/<code>/) are hashed by the room code over a consistent ring: all of them reach one
     node, the one that runs the table's commands, and a node's removal moves only its own rooms. When that node
     refuses (killed), nginx passes the connection to the next node of the ring (proxy_next_upstream, its
     default). Pages and logins go to the node with the fewest open connections, as deploy/nginx/halfpoint.conf
     sends everything."""
-    servers = "\n".join(f"        server {a}:{NODE_PORT} max_fails=1 fail_timeout=5s;" for a in nodes)
+    servers = "\n".join(f"        server {a} max_fails=1 fail_timeout=5s;" for a in nodes)
     temp = "\n".join(f"    {kind}_temp_path {directory}/nginx-{kind};"
                      for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     return f"""daemon off;

@@ -134,7 +134,7 @@ class Nodes:
             self._start("beat", [PY, "-m", "celery", "-A", "config", "beat", "-l", "WARNING",
                                  "-s", str(OUT / "beat-schedule")], outside)
             conf = OUT / "nginx.conf"
-            conf.write_text(nginx_config(OUT, NGINX_PORT, [node_ip(i) for i in range(1, count + 1)]))
+            conf.write_text(nginx_config(OUT, NGINX_PORT, [f"{node_ip(i)}:{NODE_PORT}" for i in range(1, count + 1)]))
             nginx = ["/usr/sbin/nginx", "-p", str(OUT), "-c", str(conf), "-e", str(OUT / "nginx-error.log")]
             run([*nginx, "-t"])
             self._start("nginx", nginx, outside)
@@ -151,7 +151,8 @@ class Nodes:
     def _wait(self, e: dict) -> None:
         deadline = time.monotonic() + 180
         for i in range(1, self.count + 1):
-            while subprocess.run(["curl", "-sf", "-o", "/dev/null", "-H", "Host: 127.0.0.1", f"http://{node_ip(i)}:{NODE_PORT}/healthz"],
+            health = f"http://{node_ip(i)}:{NODE_PORT}/healthz"
+            while subprocess.run(["curl", "-sf", "-o", "/dev/null", "-H", "Host: 127.0.0.1", health],
                                  capture_output=True).returncode != 0:
                 self._alive()
                 if time.monotonic() > deadline:
