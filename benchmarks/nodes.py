@@ -91,6 +91,11 @@ def postgres_share(before: dict, after: dict, commands: int, seconds: float) -> 
             "commands_per_core": round(1 / per) if per else None}
 
 
+def cpu_ms_per_command(cpu_percent: float, commands_per_second: float) -> float | None:
+    """CPU milliseconds a command costs a process that used `cpu_percent` % of one core at that rate."""
+    return round(10 * cpu_percent / commands_per_second, 2) if commands_per_second else None
+
+
 def tables_within(runs: list[dict], limit: float) -> int | None:
     """The most tables of the default-rate runs whose p99 is under `limit` ms with no error and nothing lost."""
     ok = [r["tables"] for r in runs if r["latency_ms"]["p99"] is not None and r["latency_ms"]["p99"] < limit
@@ -320,7 +325,7 @@ def summary(results: dict, a) -> str:
     lines = [f"# `make bench-nodes` ({datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load average before the first run "
              f"{results['load']})", "",
              "| nodes | run | tables | commands/s | p50 ms | p99 ms | errors | lost | daphne CPU % | worker CPU % "
-             "| PostgreSQL cores | PG CPU ms/command | commits/command |", "|" + "---|" * 13]
+             "| node CPU ms/command | PostgreSQL cores | PG CPU ms/command | commits/command |", "|" + "---|" * 14]
     for count, out in results.items():
         if not isinstance(out, dict) or "default" not in out:
             continue
@@ -329,9 +334,10 @@ def summary(results: dict, a) -> str:
             pg = r.get("postgres") or {}
             cpu = {k: "/".join(f"{s.get('cpu_percent', 0):.0f}" for s in r["servers"] if k in s["name"])
                    for k in ("daphne", "celery")}
+            node = cpu_ms_per_command(sum(s.get("cpu_percent", 0) for s in r["servers"]), r["commands_per_second"])
             lines.append(f"| {count} | {r['label']} | {r['tables']} | {r['commands_per_second']} | "
                          f"{r['latency_ms']['p50']} | {r['latency_ms']['p99']} | {r['errors']} | {r['lost']} | "
-                         f"{cpu['daphne']} | {cpu['celery']} | {pg.get('cores')} | {pg.get('cpu_ms_per_command')} | "
+                         f"{cpu['daphne']} | {cpu['celery']} | {node} | {pg.get('cores')} | {pg.get('cpu_ms_per_command')} | "
                          f"{pg.get('commits_per_command')} |")
     lines.append("")
     for count, out in results.items():
@@ -354,6 +360,7 @@ def summary(results: dict, a) -> str:
                          f"{k['interrupted']}; ledger entries sum {la['entries_sum']}, balances off {la['balances_off']}, "
                          f"open holds {lb['open_holds']} -> {la['open_holds']}, players {lb['players']} -> "
                          f"{la['players']}, house {lb['system']} -> {la['system']}")
+    lines.append(f"- PostgreSQL {results['settings']}")
     lines += ["", "Command: `python benchmarks/nodes.py " + " ".join(sys.argv[1:]) + "`"]
     return "\n".join(lines)
 
@@ -369,10 +376,10 @@ def main() -> None:
     p.add_argument("--kill-tables", type=int, default=100, help="tables of the kill run")
     p.add_argument("--no-kill", dest="kill", action="store_false", help="leave out the kill run")
     p.add_argument("--short", action="store_true",
-                   help="a smoke run of a few minutes: 10 and 20 tables, steps 5 and 10, 15 s windows, 20 tables killed")
+                   help="a smoke run of a few minutes: 10 and 20 tables, steps 2 and 5, 15 s windows, 20 tables killed")
     a = p.parse_args()
     if a.short:
-        a.tables, a.steps, a.seconds, a.step_seconds, a.warmup, a.kill_tables = "10,20", "5,10", 15, 15, 5, 20
+        a.tables, a.steps, a.seconds, a.step_seconds, a.warmup, a.kill_tables = "10,20", "2,5", 15, 15, 5, 20
     a.tables = [int(x) for x in str(a.tables).split(",") if x]
     a.steps = [int(x) for x in str(a.steps).split(",") if x]
     if os.geteuid() != 0:

@@ -23,7 +23,7 @@ from wallets.models import Account
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from netns import nginx_config  # noqa: E402
-from nodes import postgres_share, recovery, saturation_point, tables_within  # noqa: E402
+from nodes import cpu_ms_per_command, postgres_share, recovery, saturation_point, tables_within  # noqa: E402
 
 NGINX = "/usr/sbin/nginx"
 CODES = [f"R{i:03d}X" for i in range(24)]
@@ -177,3 +177,8 @@ def test_loadtest_reconnects_through_nginx_when_a_tables_server_is_killed(tmp_pa
     # The rooms are closed at the end: every chip left the tables' holds.
     assert not Room.objects.filter(status=Room.Status.OPEN).exists()
     assert not Account.objects.filter(kind=Account.Kind.HOLD, closed_at__isnull=True).exists()
+
+
+def test_cpu_per_command():
+    assert cpu_ms_per_command(50.0, 100.0) == 5.0  # half a core for 100 commands/s: 5 ms each
+    assert cpu_ms_per_command(10.0, 0) is None
