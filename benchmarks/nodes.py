@@ -368,18 +368,23 @@ def summary(results: dict, a) -> str:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--nodes", default="1,2", help="node counts to measure")
-    p.add_argument("--tables", default="50,100,200,400", help="tables of the default-rate runs")
-    p.add_argument("--steps", default="5,10,25,50,100", help="tables of the --rate max steps")
-    p.add_argument("--seconds", type=float, default=60, help="measured window of the default-rate and kill runs")
-    p.add_argument("--step-seconds", type=float, default=20)
-    p.add_argument("--warmup", type=float, default=10)
-    p.add_argument("--kill-tables", type=int, default=100, help="tables of the kill run")
+    p.add_argument("--tables", help="tables of the default-rate runs (50,100,200,400)")
+    p.add_argument("--steps", help="tables of the --rate max steps (5,10,25,50,100)")
+    p.add_argument("--seconds", type=float, help="measured window of the default-rate and kill runs (60)")
+    p.add_argument("--step-seconds", type=float, help="measured window of a --rate max step (20)")
+    p.add_argument("--warmup", type=float, help="seconds played before each window (10)")
+    p.add_argument("--kill-tables", type=int, help="tables of the kill run (100)")
     p.add_argument("--no-kill", dest="kill", action="store_false", help="leave out the kill run")
     p.add_argument("--short", action="store_true",
                    help="a smoke run of a few minutes: 10 and 20 tables, steps 2 and 5, 15 s windows, 20 tables killed")
     a = p.parse_args()
+    defaults = {"tables": "50,100,200,400", "steps": "5,10,25,50,100", "seconds": 60, "step_seconds": 20,
+                "warmup": 10, "kill_tables": 100}
     if a.short:
-        a.tables, a.steps, a.seconds, a.step_seconds, a.warmup, a.kill_tables = "10,20", "2,5", 15, 15, 5, 20
+        defaults.update(tables="10,20", steps="2,5", seconds=15, step_seconds=15, warmup=5, kill_tables=20)
+    for name, value in defaults.items():  # an option given wins over both
+        if getattr(a, name) is None:
+            setattr(a, name, value)
     a.tables = [int(x) for x in str(a.tables).split(",") if x]
     a.steps = [int(x) for x in str(a.steps).split(",") if x]
     if os.geteuid() != 0:

@@ -225,6 +225,12 @@ class Client:
             self.poke()
             return
 
+    def state(self) -> dict:
+        """What this seat is waiting for: told of a table that did not play again after losing its sockets."""
+        v = self.view or {}
+        return {"seat": self.index, "open": self.ws is not None, "busy": self.busy, "version": self.version,
+                "phase": v.get("phase"), "legal": v.get("legal_actions"), "turn": (v.get("hand") or {}).get("turn"), "you": v.get("you")}
+
     def on_frame(self, frame: dict, when: float, size: int) -> None:
         run, kind = self.run, frame.get("type")
         if run.measuring:
@@ -462,4 +468,6 @@ class Run:
                 "setup_errors": dict(s.setup_errors), "cpu_seconds": cpu,
                 "reconnects": s.reconnects, "interrupted": s.interrupted, "regressions": s.regressions,
                 "recovery": [{"table": t.plan.code, "dropped_at": t.dropped_at, "recovered_at": t.recovered_at,
-                              "version_at_drop": t.version_at_drop} for t in self.tables if t.dropped_at is not None]}
+                              "version_at_drop": t.version_at_drop,
+                              "seats": None if t.recovered_at is not None else [c.state() for c in t.clients]}
+                             for t in self.tables if t.dropped_at is not None]}
