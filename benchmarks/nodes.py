@@ -11,13 +11,13 @@ For each node count (`--nodes 1,2`):
 2. `--rate max` at `--steps`: the saturation point (most commands/s with p99 < 250 ms and no error);
 3. in every run, PostgreSQL's share: the CPU of the backends serving the bench database (from /proc, over the
    measured window) and their commits, per command;
-4. with two nodes or more and `--kill`: the first node's daphne and worker are killed (SIGKILL) mid-window; its
-   tables' clients reconnect through nginx to another node. Printed: the time from the kill until every affected
-   table has applied a command again, whether any seat saw an older version after reconnecting, and the ledger's
-   sums once the rooms are closed.
+4. with two nodes or more (unless `--no-kill`): the first node's daphne and worker are killed (SIGKILL) 30 % into
+   the window; its tables' clients reconnect through nginx to another node. Printed: the time from the kill until
+   every affected table has applied a command again, whether any seat saw an older version after reconnecting,
+   and the ledger's sums once the rooms are closed.
 
 Root is needed (namespaces). Everything it starts is stopped, and the namespaces removed, on exit, Ctrl-C or
-failure. Figures: .bench/nodes.json (raw) and .bench/nodes.md (the summary, also printed).
+failure. Figures: .bench/nodes/nodes.json (raw) and .bench/nodes/nodes.md (the summary, also printed).
 """
 
 from __future__ import annotations
@@ -114,9 +114,11 @@ def recovery(kill_at: float, tables: list[dict]) -> dict:
     command again, and the seconds from the kill until the last of them did (None while one never did)."""
     hit = [t for t in tables if t["dropped_at"] is not None and t["dropped_at"] >= kill_at - 1]
     back = [t["recovered_at"] - kill_at for t in hit if t["recovered_at"] is not None]
+    back.sort()
     return {"affected": len(hit), "recovered": len(back),
-            "seconds_to_all": round(max(back), 2) if back and len(back) == len(hit) else None,
-            "seconds_first": round(min(back), 2) if back else None}
+            "seconds_to_all": round(back[-1], 2) if back and len(back) == len(hit) else None,
+            "seconds_first": round(back[0], 2) if back else None,
+            "seconds_median": round(back[(len(back) - 1) // 2], 2) if back else None}
 
 
 # --- the nodes ---------------------------------------------------------------------------------------------
@@ -249,13 +251,13 @@ def loadtest(nodes: Nodes, a, *, label: str, tables: int, rate: str, seconds: fl
     samples: dict = {}
     lines: list[str] = []
 
-    def window():  # PostgreSQL sampled at the window's edges; the kill at 40 % of it
+    def window():  # PostgreSQL sampled at the window's edges; the kill at 30 % of it
         samples["before"] = postgres_sample()
         if kill:
-            time.sleep(0.4 * seconds)
+            time.sleep(0.3 * seconds)
             samples["kill_at"] = nodes.kill(kill)
             log(f"  killed node {kill}'s daphne and worker (SIGKILL)")
-            time.sleep(0.6 * seconds)
+            time.sleep(0.7 * seconds)
         else:
             time.sleep(seconds)
         samples["after"] = postgres_sample()
@@ -310,7 +312,7 @@ def measure(a, count: int, results: dict) -> None:
         if a.kill and count >= 2:
             before = ledger()
             r = loadtest(nodes, a, label=f"{count} nodes, node 1 killed", tables=a.kill_tables, rate="0.5",
-                         seconds=a.seconds, kill=1)
+                         seconds=a.kill_seconds, kill=1)
             r["ledger_before"], r["ledger_after"] = before, ledger()  # the rooms are closed by then
             out["kill"] = r
             log(f"  ledger before {before}\n  ledger after {r['ledger_after']}")
@@ -355,7 +357,7 @@ def summary(results: dict, a) -> str:
             lb, la = k["ledger_before"], k["ledger_after"]
             lines.append(f"- kill of node {k['kill']['node']}: {k['kill']['affected']} tables lost their sockets, "
                          f"{k['kill']['recovered']} applied a command again, the last {k['kill']['seconds_to_all']} s "
-                         f"after the kill (first {k['kill']['seconds_first']} s); reconnects {k['reconnects']}, "
+                         f"after the kill (first {k['kill']['seconds_first']} s, median {k['kill']['seconds_median']} s); reconnects {k['reconnects']}, "
                          f"versions older than seen before {k['regressions']}, commands interrupted "
                          f"{k['interrupted']}; ledger entries sum {la['entries_sum']}, balances off {la['balances_off']}, "
                          f"open holds {lb['open_holds']} -> {la['open_holds']}, players {lb['players']} -> "
@@ -374,14 +376,16 @@ def main() -> None:
     p.add_argument("--step-seconds", type=float, help="measured window of a --rate max step (20)")
     p.add_argument("--warmup", type=float, help="seconds played before each window (10)")
     p.add_argument("--kill-tables", type=int, help="tables of the kill run (100)")
+    p.add_argument("--kill-seconds", type=float, help="measured window of the kill run, killed at 30 %% of it (60)")
     p.add_argument("--no-kill", dest="kill", action="store_false", help="leave out the kill run")
     p.add_argument("--short", action="store_true",
-                   help="a smoke run of a few minutes: 10 and 20 tables, steps 2 and 5, 15 s windows, 20 tables killed")
+                   help="a smoke run of a few minutes: 10 and 20 tables, steps 2 and 5, 15 s windows, 20 tables killed in a 25 s one")
     a = p.parse_args()
     defaults = {"tables": "50,100,200,400", "steps": "5,10,25,50,100", "seconds": 60, "step_seconds": 20,
-                "warmup": 10, "kill_tables": 100}
+                "warmup": 10, "kill_tables": 100, "kill_seconds": 60}
     if a.short:
-        defaults.update(tables="10,20", steps="2,5", seconds=15, step_seconds=15, warmup=5, kill_tables=20)
+        defaults.update(tables="10,20", steps="2,5", seconds=15, step_seconds=15, warmup=5, kill_tables=20,
+                        kill_seconds=25)
     for name, value in defaults.items():  # an option given wins over both
         if getattr(a, name) is None:
             setattr(a, name, value)

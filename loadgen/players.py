@@ -434,6 +434,13 @@ class Run:
                 t.ready.set()
         await asyncio.gather(*(t.ready.wait() for t in self.tables))
 
+    async def _nudge(self) -> None:
+        while self.playing and not self.stopping:
+            await asyncio.sleep(0.5)
+            for t in self.tables:
+                for c in t.clients:
+                    c.poke()
+
     async def play(self, t0: float) -> dict:
         """Play from t0 (this process's monotonic clock) for plan.seconds, then wait for what is on its way."""
         await asyncio.sleep(max(0.0, t0 - time.monotonic()))
@@ -443,6 +450,10 @@ class Run:
             t.pacer.begin(t0)
             for c in t.clients:
                 c.poke()
+        if self.plan.reconnect:
+            # A seat whose socket came back while it was between decisions may have missed the frame that would
+            # wake it: every seat looks again twice a second, so the recovery measured is the server's.
+            self.tasks.add(asyncio.create_task(self._nudge()))
         t0 += self.plan.warmup
         await asyncio.sleep(max(0.0, t0 - time.monotonic()))
         self.measuring = True

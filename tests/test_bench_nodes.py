@@ -127,9 +127,12 @@ def test_recovery_counts_the_tables_the_kill_hit():
     kill = 1000.0
     tables = [{"dropped_at": 1000.1, "recovered_at": 1002.5}, {"dropped_at": 1000.2, "recovered_at": 1001.0},
               {"dropped_at": 900.0, "recovered_at": 901.0}]  # an earlier drop: not the kill's
-    assert recovery(kill, tables) == {"affected": 2, "recovered": 2, "seconds_to_all": 2.5, "seconds_first": 1.0}
+    assert recovery(kill, tables) == {"affected": 2, "recovered": 2, "seconds_to_all": 2.5, "seconds_first": 1.0,
+                                      "seconds_median": 1.0}
     tables.append({"dropped_at": 1000.3, "recovered_at": None})
-    assert recovery(kill, tables) == {"affected": 3, "recovered": 2, "seconds_to_all": None, "seconds_first": 1.0}
+    assert recovery(kill, tables) == {"affected": 3, "recovered": 2, "seconds_to_all": None, "seconds_first": 1.0,
+                                      "seconds_median": 1.0}
+    assert recovery(kill, [])["affected"] == 0
 
 
 WEB_ENV = {"CELERY_TASK_ALWAYS_EAGER": "1", "GAMES_BOT_SECONDS": "0", "GAMES_NEXT_HAND_SECONDS": "0",
