@@ -263,14 +263,19 @@ def loadtest(nodes: Nodes, a, *, label: str, tables: int, rate: str, seconds: fl
         samples["after"] = postgres_sample()
 
     sampler = None
-    for line in proc.stderr:
-        lines.append(line)
-        log("  | " + line.rstrip())
-        if "measuring" in line and sampler is None:
-            sampler = threading.Thread(target=window, daemon=True)
-            sampler.start()
-    stdout = proc.stdout.read()
-    proc.wait(timeout=600)
+    try:
+        for line in proc.stderr:
+            lines.append(line)
+            log("  | " + line.rstrip())
+            if "measuring" in line and sampler is None:
+                sampler = threading.Thread(target=window, daemon=True)
+                sampler.start()
+        stdout = proc.stdout.read()
+        proc.wait(timeout=600)
+    finally:
+        if proc.poll() is None:  # interrupted: its clients go too
+            proc.kill()
+            proc.wait()
     if sampler is not None:
         sampler.join(timeout=seconds + 30)
     if proc.returncode != 0:
