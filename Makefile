@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-long lint browser deploy-tools catalogs messages bench clean
+.PHONY: run test test-long lint browser deploy-tools catalogs messages bench bench-nodes clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,13 @@ test-long: $(STAMP) browser catalogs
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
+
+# The deployment's topology as separate nodes on this machine (network namespaces, nginx routing each room to one
+# node, PostgreSQL and Redis shared), measured with 1 and 2 nodes and a node killed mid-hand: docs/scaling.md.
+# As root. NODES_ARGS: e.g. --short (a smoke run of a few minutes), --nodes 1,2,3. About 25 minutes; quiet machine.
+bench-nodes: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python benchmarks/nodes.py $(NODES_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .celery-broker.sqlite3

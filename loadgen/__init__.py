@@ -20,6 +20,10 @@ version its ack carries, or newer. Commands sent in the measured window count; t
 GRACE_SECONDS for their updates, and any update never seen is reported as lost (report.py). The servers'
 processes are watched meanwhile (processes.py).
 
+`--reconnect` (benchmarks/nodes.py, which kills a server mid-run): a dropped socket opens again through the same
+address, every seat looks again twice a second, and each table reports when it lost a socket and when it next had
+a command acked; a snapshot older than what the seat had seen counts as a regression.
+
 `--bare` drives benchmarks/bare_asgi.py instead: the same clients and pacing against a relay with no
 game behind it (each seat sends in turn; the relay broadcasts to the table's group), the baseline.
 """

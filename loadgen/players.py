@@ -25,6 +25,7 @@ BURST = 2  # commands of credit a paced table may save up while it waits (betwee
 # client, even at `--rate max`, keeps under it as a person would, rather than measuring the refusals.
 SERVER_RATE_LIMIT = 20
 SETUP_PARALLEL = 32  # sockets opening or setup commands in flight at once, per worker
+RECONNECT_SECONDS = 60.0  # --reconnect: how long a dropped socket keeps trying to open again
 
 
 @dataclass
@@ -46,6 +47,9 @@ class Plan:
     # Seconds played before the measured window opens. Every table of a run opens its bank and bets in the same
     # second when play starts, a burst no real site sees; the warm-up lets the tables drift apart first.
     warmup: float = 0.0
+    # A dropped socket opens again (a server killed on purpose: benchmarks/nodes.py); its command on the way is
+    # counted as interrupted, and each table reports when it lost a seat and when it applied a command again.
+    reconnect: bool = False
 
 
 @dataclass(eq=False)
@@ -92,6 +96,9 @@ class Stats:
         self.frame_bytes = 0
         self.resyncs = 0
         self.setup_errors: Counter = Counter()
+        self.reconnects = 0
+        self.interrupted = 0  # --reconnect: commands whose socket closed before their answer
+        self.regressions = 0  # --reconnect: a snapshot after a reconnect older than what the seat had seen
 
 
 class LiveTable:
@@ -106,6 +113,10 @@ class LiveTable:
         self.start_sent = False
         self.ready = asyncio.Event()
         self.bare_next = 1  # --bare: the version of the next command
+        self.down: set[int] = set()  # --reconnect: seats whose socket is closed
+        self.dropped_at: float | None = None  # wall clock: a seat's socket closed while playing
+        self.recovered_at: float | None = None  # wall clock: the first ack after every seat was back
+        self.version_at_drop = -1
 
     def seen(self, seat: int, version: int, when: float) -> None:
         self.history[seat].append((version, when))
@@ -118,6 +129,8 @@ class LiveTable:
 
     def acked(self, cmd: Command, version: int) -> None:
         cmd.version = version
+        if self.dropped_at is not None and self.recovered_at is None and not self.down:
+            self.recovered_at = time.time()
         for seat, history in enumerate(self.history):
             when = next((t for v, t in history if v >= version), None)
             if when is not None and seat not in cmd.seen:
@@ -174,6 +187,14 @@ class Client:
 
     def closed(self) -> None:
         run = self.run
+        if run.plan.reconnect and run.playing and not run.stopping:
+            table = self.table
+            table.down.add(self.index)
+            if table.dropped_at is None or table.recovered_at is not None:
+                table.dropped_at, table.recovered_at = time.time(), None
+                table.version_at_drop = max(c.version for c in table.clients)
+            self.ws = None
+            run.tasks.add(asyncio.create_task(self.reconnect()))
         if not run.stopping:
             if run.measuring:
                 run.stats.dropped += 1
@@ -183,6 +204,32 @@ class Client:
         for fut in self.answers.values():
             if not fut.done():
                 fut.set_exception(ConnectionError("socket closed"))
+
+    async def reconnect(self) -> None:
+        """Open the socket again (through the same address: a proxy sends it to a server still up)."""
+        run, before = self.run, self.version
+        deadline = time.monotonic() + RECONNECT_SECONDS
+        while not run.stopping and time.monotonic() < deadline:
+            try:
+                await self.connect()
+            except (OSError, InvalidHandshake, InvalidStatus, LoadTestError, TimeoutError):
+                self.ws = None
+                await asyncio.sleep(0.1)
+                continue
+            run.stats.reconnects += 1
+            if self.version < before:
+                run.stats.regressions += 1
+            self.table.down.discard(self.index)
+            self.table.seen(self.index, self.version, time.monotonic())
+            self.moved.set()
+            self.poke()
+            return
+
+    def state(self) -> dict:
+        """What this seat is waiting for: told of a table that did not play again after losing its sockets."""
+        v = self.view or {}
+        return {"seat": self.index, "open": self.ws is not None, "busy": self.busy, "version": self.version,
+                "phase": v.get("phase"), "legal": v.get("legal_actions"), "turn": (v.get("hand") or {}).get("turn"), "you": v.get("you")}
 
     def on_frame(self, frame: dict, when: float, size: int) -> None:
         run, kind = self.run, frame.get("type")
@@ -292,6 +339,8 @@ class Client:
 
     async def send(self, body: dict) -> None:
         run, table = self.run, self.table
+        if self.ws is None:
+            raise ConnectionError("socket closed")
         if len(self.sent_at) == SERVER_RATE_LIMIT:
             wait = self.sent_at[0] + 1.05 - time.monotonic()
             if wait > 0:
@@ -320,6 +369,11 @@ class Client:
             if cmd.measured:
                 run.stats.unanswered += 1
             return
+        except ConnectionError:
+            if run.plan.reconnect:
+                table.drop(cmd)
+                run.stats.interrupted += cmd.measured
+            raise
         if answer["type"] != "ack":
             table.drop(cmd)
             if body["action"] == "start":
@@ -380,6 +434,13 @@ class Run:
                 t.ready.set()
         await asyncio.gather(*(t.ready.wait() for t in self.tables))
 
+    async def _nudge(self) -> None:
+        while self.playing and not self.stopping:
+            await asyncio.sleep(0.5)
+            for t in self.tables:
+                for c in t.clients:
+                    c.poke()
+
     async def play(self, t0: float) -> dict:
         """Play from t0 (this process's monotonic clock) for plan.seconds, then wait for what is on its way."""
         await asyncio.sleep(max(0.0, t0 - time.monotonic()))
@@ -389,6 +450,10 @@ class Run:
             t.pacer.begin(t0)
             for c in t.clients:
                 c.poke()
+        if self.plan.reconnect:
+            # A seat whose socket came back while it was between decisions may have missed the frame that would
+            # wake it: every seat looks again twice a second, so the recovery measured is the server's.
+            self.tasks.add(asyncio.create_task(self._nudge()))
         t0 += self.plan.warmup
         await asyncio.sleep(max(0.0, t0 - time.monotonic()))
         self.measuring = True
@@ -411,4 +476,9 @@ class Run:
         return {"latencies": s.latencies, "commands": s.commands, "errors": s.errors, "dropped": s.dropped,
                 "error_codes": dict(s.error_codes), "unanswered": s.unanswered, "lost": lost, "hands": s.hands,
                 "versions": s.versions, "frames": s.frames, "frame_bytes": s.frame_bytes, "resyncs": s.resyncs,
-                "setup_errors": dict(s.setup_errors), "cpu_seconds": cpu}
+                "setup_errors": dict(s.setup_errors), "cpu_seconds": cpu,
+                "reconnects": s.reconnects, "interrupted": s.interrupted, "regressions": s.regressions,
+                "recovery": [{"table": t.plan.code, "dropped_at": t.dropped_at, "recovered_at": t.recovered_at,
+                              "version_at_drop": t.version_at_drop,
+                              "seats": None if t.recovered_at is not None else [c.state() for c in t.clients]}
+                             for t in self.tables if t.dropped_at is not None]}

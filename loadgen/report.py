@@ -48,6 +48,9 @@ def merge(plan: Plan, results: list[dict], *, servers: list[dict], setup_seconds
         "setup_seconds": round(setup_seconds, 1), "setup_errors": dict(setup_errors),
         "generator": {"workers": workers, "cpu_percent": round(100 * cpu / s, 1)},
         "servers": servers,
+        **({"reconnects": sum(r["reconnects"] for r in results), "interrupted": sum(r["interrupted"] for r in results),
+            "regressions": sum(r["regressions"] for r in results),
+            "recovery": [x for r in results for x in r["recovery"]]} if plan.reconnect else {}),
     }
 
 

@@ -62,6 +62,9 @@ class Command(BaseCommand):
         parser.add_argument("--payload", type=int, default=2000,
                             help="--bare: bytes each command carries to every seat (default 2000)")
         parser.add_argument("--seed", type=int, default=None, help="seed of the clients' pacing")
+        parser.add_argument("--reconnect", action="store_true",
+                            help="open a dropped socket again and report each table's recovery (a server killed on "
+                                 "purpose, benchmarks/nodes.py)")
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, **o):
@@ -105,7 +108,7 @@ class Command(BaseCommand):
                                             seats=self._seats(targets, i, [cookies[u.pk] for u in seated])))
             plan = Plan(tables=tables, seconds=o["seconds"], rate=rate(o["rate"]), bare=o["bare"],
                         payload=o["payload"], cookie_name=settings.SESSION_COOKIE_NAME, seed=o["seed"],
-                        warmup=o["warmup"])
+                        warmup=o["warmup"], reconnect=o["reconnect"])
             log(f"{n} tables, {n * SEATS} sockets over {len(targets)} server(s); setting up...")
             result = execute(plan, workers=o["workers"], pids=pids, log=log)
         except LoadTestError as e:
