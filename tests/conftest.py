@@ -12,8 +12,18 @@ import pytest
 ON_SERVICES = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(os.environ.get("REDIS_URL"))
 
 
+# Tests that read no database, cache or channel layer: the engine's (it imports only the standard library, a
+# lint-imports contract), the offline verifier's and the engine's simulations. They run in the defaults' pass; the
+# services' pass leaves them out, since PostgreSQL and Redis would run the very same code again (docs/testing.md).
+SERVICE_FREE = ("tests/engine/", "tests/test_verifier.py", "tests/games/test_simulate_each_knob.py")
+
+
 def pytest_collection_modifyitems(config, items):
     if ON_SERVICES:
+        free = [item for item in items if item.nodeid.startswith(SERVICE_FREE)]
+        if free:
+            config.hook.pytest_deselected(items=free)
+            items[:] = [item for item in items if not item.nodeid.startswith(SERVICE_FREE)]
         return
     skip = pytest.mark.skip(reason="needs PostgreSQL and Redis: set DATABASE_URL and REDIS_URL (see .ci/run)")
     for item in items:

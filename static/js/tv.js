@@ -11,10 +11,14 @@ const T = () => window.halfpoint;
 const loadWords = () => addWords("tv mode", "/jsi18n/tv/");
 const M = { cards: {}, watchers: [], mode: null, observer: null };
 
+/** The module's stylesheet, added once; resolves when it has loaded (or failed). */
 function css() {
-  if (M.css) return;
-  M.css = h("link", { rel: "stylesheet", href: new URL("../css/tv.css", import.meta.url).href });
-  document.head.append(M.css);
+  if (!M.css) {
+    const link = h("link", { rel: "stylesheet", href: new URL("../css/tv.css", import.meta.url).href });
+    M.css = new Promise((resolve) => { link.onload = link.onerror = resolve; });
+    document.head.append(link);
+  }
+  return M.css;
 }
 
 const me = () => T().state.me && T().state.me.user;
@@ -76,6 +80,9 @@ function drawCount() {
   css();
   if (!badge) {
     badge = h("button", { type: "button", id: "tv-count", class: "tv-count link", "data-more": "tv" });
+    badge.hidden = true; // until its stylesheet is in: unstyled, its white words would be on the page's white
+    const shown = badge;
+    css().then(() => { shown.hidden = false; });
     const felt = document.getElementById("felt"); // beside the felt, whose content the table redraws
     if (felt) felt.before(badge);
     else document.body.prepend(badge);

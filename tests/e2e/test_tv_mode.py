@@ -93,6 +93,7 @@ def test_a_spectator_sees_only_consenting_players_cards_one_action_late_and_none
     assert spectator.page.evaluate("window.halfpoint.state.view.role") == "spectator"
     # The table counts who watches.
     player.page.wait_for_function("(document.querySelector('#tv-count') || {}).textContent === '1 watching'")
+    player.page.locator("#tv-count").wait_for(state="visible")  # shown once its stylesheet is in
     box = player.page.locator("#tv-count").bounding_box()
     assert box["width"] > 40 and box["x"] + box["width"] <= PHONE["width"]
     services.action_submit(room_id=room.pk, user=alice, action="start", args={}, action_id="start")

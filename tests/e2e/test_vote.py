@@ -129,7 +129,7 @@ def test_two_players_end_the_room_of_a_host_who_left_and_the_settle_up_balances(
     log = bob.page.locator("#vote-log li")
     assert [(li.get_attribute("data-kind"), li.get_attribute("data-result")) for li in log.all()] == [
         ("close", "passed"), ("skip", "passed")]
-    assert "Bob called a vote to end the room: 2 yes, 0 no, of 2" in log.first.inner_text()
+    assert "Bob called a vote to end the room · 2 yes, 0 no, of 2" in log.first.inner_text()
     assert "Chen called a vote to skip Alice's timers" in log.nth(1).inner_text()
     closed = Room.objects.get(pk=room.pk)
     book = ledger.room_ledger(closed)
