@@ -8,7 +8,6 @@ class Migration(migrations.Migration):
     dependencies = [
         ('games', '0019_again'),
         ('games', '0019_approve'),
-        ('games', '0019_tv'),
         ('games', '0019_vote'),
     ]
 
