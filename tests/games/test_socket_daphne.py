@@ -165,12 +165,15 @@ def test_every_launch_of_daphne_raises_its_message_limit_above_the_sockets():
     exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
     assert _limits(_daphne_command(exec_start[len("ExecStart="):])) == EXPECTED  # tests/deploy/stack.py runs it
     assert _limits(list(DAPHNE_LIMITS)) == EXPECTED  # tests/servers.py
-    bench = (ROOT / "benchmarks" / "bench.py").read_text()
-    assert {f: int(v) for f, v in re.findall(r'"(--websocket-max-(?:message|frame)-size)",\s*"(\d+)"', bench)} == EXPECTED
+    for name in ("bench.py", "nodes.py"):
+        bench = (ROOT / "benchmarks" / name).read_text()
+        assert {f: int(v) for f, v in re.findall(r'"(--websocket-max-(?:message|frame)-size)",\s*"(\d+)"', bench)} \
+            == EXPECTED, name
     assert settings.DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE == settings.DAPHNE_WEBSOCKET_MAX_FRAME_SIZE == SERVER_MESSAGE_MAX
     # And nowhere else is daphne started: a new launch must be added here, with the limits.
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     launches = re.compile(r'"-m",\s*"daphne"|^web:\s*daphne\b|bin/daphne\s', re.MULTILINE)
     found = {path for path in tracked if not path.startswith(("docs/", "tests/games/test_socket_daphne.py"))
              and (ROOT / path).is_file() and launches.search((ROOT / path).read_text(errors="replace"))}
-    assert found == {"Procfile", "deploy/systemd/halfpoint-web@.service", "tests/servers.py", "benchmarks/bench.py"}
+    assert found == {"Procfile", "deploy/systemd/halfpoint-web@.service", "tests/servers.py", "benchmarks/bench.py",
+                     "benchmarks/nodes.py"}
