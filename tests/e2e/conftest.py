@@ -21,6 +21,7 @@ import pytest
 from django.core.cache import cache
 from django.db import connections
 
+from tests.pushservice import PushService, vapid_pair
 from tests.servers import Daphne, daphne, free_port
 
 CHROMIUM = "/usr/bin/chromium"
@@ -392,3 +393,22 @@ def here(settings, monkeypatch):
     settings.GAMES_NEXT_HAND_SECONDS = 3600
     settings.GAMES_BOT_SECONDS = 0
     monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)
+
+
+@pytest.fixture
+def service():
+    """A push service of the test's own (tests/pushservice.py): what the site sends to a browser's endpoint."""
+    s = PushService()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def push_server(transactional_db, service):
+    """A daphne of the test's own with VAPID keys and the test's push service allowed: (its base URL, the public
+    key)."""
+    private, public = vapid_pair()
+    env = {**SERVER_ENV, "VAPID_PRIVATE_KEY": private, "VAPID_PUBLIC_KEY": public,
+           "VAPID_SUBJECT": "mailto:ops@halfpoint.example", "PUSH_SERVICE_HOSTS": "127.0.0.1"}
+    with daphne(**env) as base:
+        yield base, public

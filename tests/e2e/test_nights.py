@@ -15,12 +15,11 @@ from django.contrib.auth import get_user_model
 from accounts.push import subscription_save
 from games import clubs, nights, services
 from games.models import HouseVariant, Room, Seat
-from tests.e2e.conftest import PASSWORD, PHONE, SERVER_ENV, log_in
+from tests.e2e.conftest import PASSWORD, PHONE, log_in
 from tests.e2e.test_a11y import Scan
 from tests.games.conftest import act
 from tests.games.conftest import play_out as play_out_here
-from tests.pushservice import Browser, PushService, vapid_pair
-from tests.servers import daphne
+from tests.pushservice import Browser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -67,26 +66,11 @@ def quiet_here(settings, monkeypatch):
     monkeypatch.setattr("games.broadcast._send", lambda room_id, message: None)
 
 
-@pytest.fixture
-def service():
-    s = PushService()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def push_server(transactional_db, service):
-    private, public = vapid_pair()
-    env = {**SERVER_ENV, "VAPID_PRIVATE_KEY": private, "VAPID_PUBLIC_KEY": public,
-           "VAPID_SUBJECT": "mailto:ops@halfpoint.example", "PUSH_SERVICE_HOSTS": "127.0.0.1"}
-    with daphne(**env) as base:
-        yield base
-
 
 def test_the_same_night_again_invites_the_players_who_join_by_the_notifications_link(push_server, service, players,
                                                                                     settings):
     settings.PUSH_SERVICE_HOSTS = ["127.0.0.1"]  # this process stores bob's subscription, and checks it as the site
-    base = push_server
+    base, _public = push_server
     alice_user, bob_user = make_user("alice"), make_user("bob")
     phone = Browser(service.endpoint("bob-phone"))
     subscription_save(user=bob_user, subscription=phone.subscription())

@@ -19,11 +19,10 @@ from django.utils import translation
 from accounts.models import PushPreferences, PushSubscription
 from games import notify
 from games.models import Room
-from tests.e2e.conftest import SERVER_ENV, play_out
+from tests.e2e.conftest import play_out
 from tests.e2e.test_cues import STAND_INS, hide
 from tests.e2e.test_table import chip, start_and_open_bank
-from tests.pushservice import Browser, PushService, vapid_claims, vapid_pair
-from tests.servers import daphne
+from tests.pushservice import Browser, vapid_claims
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,21 +44,6 @@ PUSH_MANAGER = """
 })();
 """
 
-
-@pytest.fixture
-def service():
-    s = PushService()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def push_server(transactional_db, service):
-    private, public = vapid_pair()
-    env = {**SERVER_ENV, "VAPID_PRIVATE_KEY": private, "VAPID_PUBLIC_KEY": public,
-           "VAPID_SUBJECT": "mailto:ops@halfpoint.example", "PUSH_SERVICE_HOSTS": "127.0.0.1"}
-    with daphne(**env) as base:
-        yield base, public
 
 
 def wait_until(predicate, timeout: float = 10.0):
