@@ -82,6 +82,22 @@ def run(cmd: list[str], **kw) -> str:
 # --- the stack ------------------------------------------------------------------------------------------
 
 
+def stop_groups(procs: list[tuple[str, subprocess.Popen]], timeout: float) -> None:
+    """SIGTERM each process's group, wait up to `timeout` s for each, then SIGKILL whatever of the group is left
+    (benchmarks/nodes.py stops its nodes the same way)."""
+    for _name, p in procs:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(p.pid, signal.SIGTERM)
+    for _name, p in procs:
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(p.pid, signal.SIGKILL)  # whatever of the group is still there
+        p.wait()
+
+
 def wait_port(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -144,17 +160,7 @@ class Stack:
         return [p.pid for n, p in self.procs if n.startswith(name)]
 
     def stop(self) -> None:
-        for _name, p in self.procs:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(p.pid, signal.SIGTERM)
-        for _name, p in self.procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                pass
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(p.pid, signal.SIGKILL)  # whatever of the group is still there
-            p.wait()
+        stop_groups(self.procs, timeout=20)
         self.procs = []
 
 

@@ -38,6 +38,7 @@ import psutil
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import stop_groups  # noqa: E402
 from netns import HOST_IP, NODE_PORT, Network, nginx_config, node_ip  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,17 +194,7 @@ class Nodes:
         return at
 
     def stop(self) -> None:
-        for _name, p in self.procs:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(p.pid, signal.SIGTERM)
-        for _name, p in self.procs:
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                pass
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
+        stop_groups(self.procs, timeout=15)
         self.procs = []
 
 
