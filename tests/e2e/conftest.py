@@ -58,7 +58,35 @@ def pytest_runtest_makereport(item, call):
     report = yield
     if report.when == "call":
         item.e2e_failed = report.failed
+        if report.failed and "browser" in item.funcargs:
+            report.sections.append(("what each page showed", _pages_shown(item.funcargs["browser"], item.name)))
     return report
+
+
+# A table page's state when a test failed: what its last frame said, and whether its socket was open.
+_VIEW = """() => {
+  const hp = window.halfpoint, v = hp && hp.state && hp.state.view;
+  return JSON.stringify({socket: hp && hp.socket && hp.socket.ws ? hp.socket.ws.readyState : null, version: hp && hp.state && hp.state.version,
+    view: v && {phase: v.phase, hand_no: v.hand_no, you: v.you, turn: v.hand && v.hand.turn, over: v.hand && v.hand.over,
+                legal: v.legal_actions}});
+}"""
+
+
+def _pages_shown(browser, name: str) -> str:
+    """Every open page of the failed test: its address, its table's state (above), and a full-page screenshot in
+    test-artifacts/ (CI prints the first two; the screenshot is for a run on this machine)."""
+    lines, stem = [], re.sub(r"[^\w-]+", "_", name)[:80]
+    ARTIFACTS.mkdir(exist_ok=True)
+    for i, context in enumerate(browser.contexts):
+        for j, page in enumerate(context.pages):
+            try:
+                shown = page.evaluate(_VIEW) if "/r/" in page.url else ""
+                page.screenshot(path=str(ARTIFACTS / f"FAILED-{stem}-{i}-{j}.png"),
+                                full_page=True)
+            except Exception as e:  # a closed or crashed page: say so, and go on to the others
+                shown = f"unreadable: {e}"
+            lines.append(f"context {i} page {j}: {page.url} {shown}")
+    return "\n".join(lines) or "no open page"
 
 
 @pytest.fixture(autouse=True)
