@@ -9,6 +9,8 @@ import os
 
 import pytest
 
+from tests import flush
+
 ON_SERVICES = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(os.environ.get("REDIS_URL"))
 
 
@@ -16,6 +18,10 @@ ON_SERVICES = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool
 # lint-imports contract), the offline verifier's and the engine's simulations. They run in the defaults' pass; the
 # services' pass leaves them out, since PostgreSQL and Redis would run the very same code again (docs/testing.md).
 SERVICE_FREE = ("tests/engine/", "tests/test_verifier.py", "tests/games/test_simulate_each_knob.py")
+
+
+def pytest_configure(config):
+    flush.install()  # PostgreSQL emptied with DELETE after a transactional test (tests/flush.py)
 
 
 def pytest_collection_modifyitems(config, items):
