@@ -9,7 +9,7 @@ from django.urls import reverse
 from games.models import BuyInRequest, Room, Table
 from games.services.approvals import WAIT
 from tests.games.conftest import BEANS, acked
-from tests.games.sockets import Tab, close_all, create_room, db, me
+from tests.games.sockets import Tab, close_all, create_room, db, drain_all, me
 from wallets.models import Account, Transaction
 from wallets.selectors import balances_for
 
@@ -45,8 +45,7 @@ def as_is(*rooms) -> tuple:
 
 async def refused(tab: Tab, message: dict, code: str, rooms, others=()) -> None:
     """`message` from `tab` is refused with `code`, nothing changes, and nobody else hears of it."""
-    for other in (tab, *others):
-        await other.drain()  # what came before
+    await drain_all((tab, *others))  # what came before
     before = await db(as_is)(*rooms)
     if message.get("type") == "action":
         answer = await tab.act(message["action"], **message.get("args", {}))
@@ -56,8 +55,8 @@ async def refused(tab: Tab, message: dict, code: str, rooms, others=()) -> None:
     assert answer["type"] == "error" and answer["code"] == code, (message, answer)
     assert answer["message"]
     assert await db(as_is)(*rooms) == before, message
-    for other in others:
-        assert all(f["type"] not in ANSWERS[1:] for f in await other.drain()), message
+    for frames in await drain_all(others):
+        assert all(f["type"] not in ANSWERS[1:] for f in frames), message
 
 
 def sit(buy_in, **args) -> dict:

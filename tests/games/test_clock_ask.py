@@ -8,7 +8,7 @@ import pytest
 
 from games.models import ClockAsk, Room, Table
 from tests.games.conftest import acked
-from tests.games.sockets import Tab, catch_up, close_all, db, me, seated_table, sensible_move
+from tests.games.sockets import Tab, catch_up, close_all, db, drain_all, me, seated_table, sensible_move
 
 # Every test opens sockets: a channel layer of its own event loop (tests/conftest.py).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
@@ -40,8 +40,8 @@ async def refused(tab: Tab, message: dict, code: str, room, others=()) -> None:
     assert frame["type"] == "error" and frame["code"] == code, (message, frame)
     assert frame["message"]  # words for a log; the page words the code itself
     assert await db(room_as_is)(room) == before, message
-    for other in others:
-        assert all(f["type"] not in ANSWERS for f in await other.drain()), message
+    for frames in await drain_all(others):
+        assert all(f["type"] not in ANSWERS for f in frames), message
 
 
 def seconds_left(view) -> float:

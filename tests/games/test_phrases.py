@@ -15,7 +15,7 @@ from games import clubs, moderation, services
 from games.models import ChatMessage, Room, Table
 from games.services.phrases import PHRASES, REACTIONS, _key
 from tests.games.conftest import acked
-from tests.games.sockets import Tab, catch_up, close_all, db, me, seated_table
+from tests.games.sockets import Tab, catch_up, close_all, db, drain_all, me, seated_table
 
 # Every test opens sockets: a channel layer of its own event loop (tests/conftest.py).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
@@ -84,8 +84,8 @@ async def refused(tab: Tab, message: dict, code: str, room, others=()) -> None:
     assert frame["type"] == "error" and frame["code"] == code, (message, frame)
     assert frame["message"]  # words for a log; the page words the code itself
     assert await db(room_as_is)(room, tab.user) == before, message
-    for other in others:
-        assert all(f["type"] not in ANSWERS for f in await other.drain()), message
+    for frames in await drain_all(others):
+        assert all(f["type"] not in ANSWERS for f in frames), message
 
 
 async def test_a_phrase_and_a_reaction_reach_the_whole_room_as_codes_and_are_kept_nowhere(cast, clock, no_resync):

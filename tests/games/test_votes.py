@@ -10,7 +10,7 @@ from games.models import Room, RoomVote, Table
 from games.services.run import _dt
 from games.services.votes import HOST_AWAY_SECONDS
 from tests.games.conftest import BEANS, acked, assert_ledger_clean, expire, state
-from tests.games.sockets import Closed, Tab, catch_up, close_all, db, seated_table, sensible_move
+from tests.games.sockets import Closed, Tab, catch_up, close_all, db, drain_all, seated_table, sensible_move
 from wallets.models import Account
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
@@ -46,8 +46,8 @@ async def refused(tab: Tab, message: dict, code: str, room, others=()) -> None:
     assert frame["type"] == "error" and frame["code"] == code, (message, frame)
     assert frame["message"]
     assert await db(room_as_is)(room) == before, message
-    for other in others:
-        assert all(f["type"] not in ANSWERS for f in await other.drain()), message
+    for frames in await drain_all(others):
+        assert all(f["type"] not in ANSWERS for f in frames), message
 
 
 def wallets_total(users) -> int:
