@@ -38,7 +38,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _socket_db_threads_stopped(django_db_setup):
+def _socket_db_threads_stopped(django_db_setup, django_db_blocker):
     """After the last test, before pytest-django drops the test database (this fixture depends on it, so it
     ends first): the sockets' database threads (games/consumers.py) end, and their connections with them;
     PostgreSQL refuses to drop a database that a connection still uses."""
@@ -46,6 +46,26 @@ def _socket_db_threads_stopped(django_db_setup):
     from games import socket_db
 
     socket_db.db_threads_stop()
+    with django_db_blocker.unblock():
+        _other_sessions_ended()
+
+
+def _other_sessions_ended() -> None:
+    """PostgreSQL: the test database's sessions but this one are ended before pytest-django drops it. A server process
+    a test killed can leave one behind for a moment (its socket forward, or a backend not yet told), and PostgreSQL
+    refuses to drop a database in use, which leaves it for the next run to trip on. Each one ended is printed, so a
+    session that outlives its test can still be traced."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid, client_port, backend_start, left(query, 120), pg_terminate_backend(pid) "
+                       "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        for pid, port, started, query, _ended in cursor.fetchall():
+            print(f"\nended a session left on the test database: pid {pid}, client port {port}, since {started}: "
+                  f"{query}")
+    connection.close()
 
 
 @pytest.fixture
