@@ -28,6 +28,8 @@ The modules, in layers: each imports only modules listed before it.
 - clock_ask.py clock_ask, clock_grant, clock_dismiss, clock_asks_pending: asking the host for a longer clock
 - phrases.py   phrase_send, reaction_send: quick phrases and reactions, as room frames of codes, stored nowhere
 - votes.py     vote_call, vote_cast, vote_anytime, votes_open: a vote to end the room, or to skip an away player's timers
+- spectators.py watch_check, watch_open, watch_close, spectator_remove, spectators_set, tv_consent: who may watch,
+               who watches, TV mode's consent (games/tv.py has its cards)
 - messages.py  MESSAGES: the socket's other message types and the service each calls
 Callers use this package's names (`services.action_submit`, `from games.services import GameError`). Tests
 move the time at games.services.run._now and stack a hand's deck at games.services.moves._start_hand.
@@ -62,6 +64,14 @@ from games.services.rooms import (
     seat_take,
 )
 from games.services.save import RELEASE_AWAY
+from games.services.spectators import (
+    spectator_remove,
+    spectators_set,
+    tv_consent,
+    watch_check,
+    watch_close,
+    watch_open,
+)
 from games.services.votes import vote_anytime, vote_call, vote_cast, votes_open
 
 __all__ = [
@@ -69,6 +79,7 @@ __all__ = [
     "GameError", "Result", "action_submit", "away_release_seconds", "buy_in_approve", "buy_in_refuse",
     "buy_in_requests_pending", "chat_post", "check_seed", "clock_ask", "clock_asks_pending", "clock_dismiss",
     "clock_grant", "display_name_sync", "practice_open", "presence_set", "process_beat", "room_check_access",
-    "room_close", "room_create", "room_rules_update", "seat_leave", "seat_remove", "seat_take", "storable_text",
-    "sweep", "table_wake", "vote_anytime", "vote_call", "vote_cast", "votes_open",
+    "room_close", "room_create", "room_rules_update", "seat_leave", "seat_remove", "seat_take", "spectator_remove",
+    "spectators_set", "storable_text", "sweep", "table_wake", "tv_consent", "vote_anytime", "vote_call", "vote_cast",
+    "votes_open", "watch_check", "watch_close", "watch_open",
 ]
