@@ -436,6 +436,7 @@ async def _beat_loop(loop) -> None:
     while any(c.loop is loop for consumers in list(_watched.values()) for c in consumers):
         try:
             await db(services.process_beat)()
+            await db(services.watch_beat)()  # its spectators' slots (games/services/watchers.py)
         except Exception:  # the cache away: the next beat tries again
             logger.exception("table socket: the process's beat")
         await asyncio.sleep(services.PROCESS_BEAT)

@@ -7,8 +7,9 @@ games/consumers.py: what a socket without a seat is sent beyond the update, and 
   update after its user stood up, or when the host chose the setting (the room's `spectators_mode` frame).
 - The host's `spectator_removed` frame closes every socket of that user without a seat (4403, `spectator_removed`), and
   so does the first update after such a user, seated since, stands up.
-- Every socket counts its user as watching while they have no seat (`watch_open`, `watch_close`), and a socket whose
-  user sits down or stands up moves between the two.
+- Every socket counts its user as watching while they have no seat (`watch_open`, `watch_close`: in this process's
+  memory and its cache slot, games/services/watchers.py, never in the table row), and a socket whose user sits down
+  or stands up moves between the two.
 """
 
 from django.utils.translation import gettext as _

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0018_clock_ask'),
+        ('games', '0020_merge_the_night'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

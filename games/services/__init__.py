@@ -16,6 +16,7 @@ The modules, in layers: each imports only modules listed before it.
 - store.py     the row lock, the state's UPDATE, the events' INSERT: the only SQL
 - run.py       the locked run (`_locked`, `_Run`), the time it reads (`_now`), what each seat owns; Table.meta
 - presence.py  presence_set, process_beat: each seat owner's open sockets, on any process; the seats with none
+- watchers.py  watch_beat: who watches a room without a seat, kept by each process in memory and the cache
 - due.py       what is due and when: a bot's turn, the next hand, the next wake time
 - save.py      the write of a run: ledger, hand record, row; broadcast and wake on commit
 - moves.py     seats, bots, top-ups, the host's start, sit-out and close, absent seats away, the one thing due now
@@ -73,6 +74,7 @@ from games.services.spectators import (
     watch_open,
 )
 from games.services.votes import vote_anytime, vote_call, vote_cast, votes_open
+from games.services.watchers import watch_beat
 
 __all__ = [
     "ACTIONS_PER_USER", "ARG_TYPES", "MESSAGES", "PLAYER_ACTIONS", "PROCESS_BEAT", "RELEASE_AWAY", "ROOM_ACTIONS",
@@ -81,5 +83,5 @@ __all__ = [
     "clock_grant", "display_name_sync", "practice_open", "presence_set", "process_beat", "room_check_access",
     "room_close", "room_create", "room_rules_update", "seat_leave", "seat_remove", "seat_take", "spectator_remove",
     "spectators_set", "storable_text", "sweep", "table_wake", "tv_consent", "vote_anytime", "vote_call", "vote_cast",
-    "votes_open", "watch_check", "watch_close", "watch_open",
+    "votes_open", "watch_beat", "watch_check", "watch_close", "watch_open",
 ]

@@ -1,13 +1,12 @@
 """Spectators by consent (docs/rules.md, "Spectators"; docs/protocol.md, "Spectators and TV mode"): who may watch a
 room without a seat (`watch_check`), who watches now (`watch_open`, `watch_close`, the room's `spectators` frame),
 the host removing a spectator (`spectator_remove`), the room's setting (`spectators_set`) and each seated player's
-answer to TV mode (`tv_consent`). The top layer, beside clock_ask.py: above run.py, presence.py and rooms.py.
+answer to TV mode (`tv_consent`). The top layer, beside clock_ask.py: above run.py, watchers.py and rooms.py.
 
-Who watches is kept in `Table.meta` under the table's row lock, like the seats' sockets (presence.py):
-- watchers: {socket: [user id, process]}, the open sockets of users without a seat (a socket of a process that died
-  counts as closed, as for the seats);
-- watch_removed: the user ids the host removed as spectators: they cannot watch this room again while it is open
-  (they may still take a seat, when the host lets them: a seat is the host's to remove, `kick`).
+Who watches is counted by each web process in memory and published in the cache (watchers.py), never in the table
+row. `Table.meta["watch_removed"]`, written by the host's command under the table's lock, keeps the user ids the host
+removed as spectators: they cannot watch this room again while it is open (they may still take a seat, when the host
+lets them: a seat is the host's to remove, `kick`).
 The host watches whatever the setting: the host's page is where the setting is changed and spectators removed.
 """
 
@@ -18,10 +17,9 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import broadcast
 from games.models import Room, Table, TvConsent
-from games.services import presence
+from games.services import watchers
 from games.services.errors import GameError
 from games.services.run import _locked, _meta_defaults, _Run
-from games.services.store import _lock_table_row
 
 MODES = tuple(Room.Spectators.values)
 
@@ -46,16 +44,12 @@ def watch_check(*, room: Room, user) -> None:
         raise refusal
 
 
-def _watching(meta: dict) -> list[int]:
-    """The users watching without a seat, by their sockets of live processes, in the order they came."""
-    sockets = meta.get("watchers") or {}
-    alive = presence._alive({p for _u, p in sockets.values()})
-    seated = meta["users"]
-    out: list[int] = []
-    for user_id, process in sockets.values():
-        if process in alive and str(user_id) not in seated and user_id not in out:
-            out.append(user_id)
-    return out
+def _watching(room_id: int, meta: dict, users: set[int] | None = None) -> list[int]:
+    """The users watching without a seat, by user id: those of the room's spectators' slots (`users`, or read now:
+    watchers.py) who are not seated and were not removed by the host."""
+    seated, removed = meta.get("users") or {}, set(meta.get("watch_removed") or ())
+    found = watchers.watching(room_id) if users is None else users
+    return sorted(u for u in found if str(u) not in seated and u not in removed)
 
 
 def _spectators_frame(users: list[int]) -> dict:
@@ -63,42 +57,37 @@ def _spectators_frame(users: list[int]) -> dict:
     return {"type": "spectators", "count": len(users), "users": [{"id": u, "name": names.get(u, "")} for u in users]}
 
 
-def _watch_write(room_id: int, change) -> tuple[list[int], bool]:
-    """Apply `change(meta)` to the table's meta under its lock; broadcast the `spectators` frame on commit when the
-    watching users changed. Returns who watches now, and whether that changed."""
-    with transaction.atomic():
-        table = _lock_table_row(room_id)
-        if table is None:
-            return [], False
-        meta = _meta_defaults(table.meta)
-        before = _watching(meta)
-        change(meta)
-        # The sockets of processes that died are dropped as they are found, as presence.py does for the seats.
-        sockets = meta.get("watchers") or {}
-        alive = presence._alive({p for _u, p in sockets.values()})
-        meta["watchers"] = {k: v for k, v in sockets.items() if v[1] in alive}
-        Table.objects.filter(pk=room_id).update(meta=meta)
-        now = _watching(meta)
-        if now != before:
-            frame = _spectators_frame(now)
-            transaction.on_commit(lambda: broadcast.room_frame(room_id, frame))
-        return now, now != before
+def _meta(room_id: int) -> dict:
+    """The table's meta as committed, read without a lock."""
+    return _meta_defaults(Table.objects.values_list("meta", flat=True).filter(pk=room_id).first() or {})
+
+
+def _changed(room_id: int, user, change: tuple[set[int], set[int]] | None) -> tuple[list[int], bool]:
+    """Who watches after `change` (watchers.py's users before and after), and whether that differs from before; the
+    room's `spectators` frame goes out when it does. Before the change, `user` counts as without a seat: a socket
+    whose user sat down is the change that takes them out."""
+    if change is None:
+        return [], False
+    meta = _meta(room_id)
+    seated = {k: v for k, v in meta["users"].items() if k != str(user.pk)}
+    before = _watching(room_id, {**meta, "users": seated}, change[0])
+    now = _watching(room_id, meta, change[1])
+    if now != before:
+        broadcast.room_frame(room_id, _spectators_frame(now))
+    return now, now != before
 
 
 def watch_open(*, room_id: int, user, socket: str) -> list[dict]:
-    """One of `user`'s sockets opened on the room, or its user stood up (games/consumers.py). Returns the frames that
+    """One of `user`'s sockets opened on the room, or its user stood up (games/watching.py). Returns the frames that
     socket alone is sent: who watches (`spectators`), and, for a seated player of a TV-mode room who has not
-    answered yet, the ask (`tv_ask`). Locks the table row for a user without a seat only; no version."""
-    meta = _meta_defaults(Table.objects.values_list("meta", flat=True).filter(pk=room_id).first() or {})
+    answered yet, the ask (`tv_ask`). A socket without a seat counts in this process's spectators (watchers.py):
+    no lock, no write of the table."""
+    meta = _meta(room_id)
     seated = str(user.pk) in meta["users"]
-    if seated:  # a seat's socket is its presence (presence.py), nothing to write here
-        now, changed = _watching(meta), False
+    if seated:  # a seat's socket is its presence (presence.py), nothing to count here
+        now, changed = _watching(room_id, meta), False
     else:
-        def add(meta: dict) -> None:
-            meta.setdefault("watchers", {})[socket] = [user.pk, presence.PROCESS]
-
-        presence.process_beat()
-        now, changed = _watch_write(room_id, add)
+        now, changed = _changed(room_id, user, watchers.watch_add(room_id, socket, user.pk))
     # Nobody watching: the page's count is 0 already; a change reaches this socket with the room's frame.
     frames = [_spectators_frame(now)] if now and not changed else []
     if seated:
@@ -107,12 +96,9 @@ def watch_open(*, room_id: int, user, socket: str) -> list[dict]:
 
 
 def watch_close(*, room_id: int, user, socket: str) -> None:
-    """One of `user`'s sockets closed, or its user sat down: it no longer counts as watching."""
-    def drop(meta: dict) -> None:
-        (meta.get("watchers") or {}).pop(socket, None)
-    meta = Table.objects.values_list("meta", flat=True).filter(pk=room_id).first() or {}
-    if socket in (meta.get("watchers") or {}):  # a seat's socket was never a watcher's: no lock
-        _watch_write(room_id, drop)
+    """One of `user`'s sockets closed, or its user sat down: it no longer counts as watching. A seat's socket was
+    never a spectator's: nothing read, nothing written."""
+    _changed(room_id, user, watchers.watch_drop(room_id, socket))
 
 
 def tv_asks(*, room_id: int, user) -> list[dict]:
@@ -148,12 +134,13 @@ def spectator_remove(*, room_id: int, user, target) -> None:
             raise GameError("remove_self", _("You host this room: you cannot remove yourself."))
         if str(target) in run.meta["users"]:
             raise GameError("seated", _("This player has a seat: remove the seat instead."))
-        if target not in _watching(run.meta):
+        if target not in _watching(room_id, run.meta):
             raise GameError("not_watching", _("Nobody of that id is watching."))
+        # Their sockets close on the room's frame, each dropping out of its process's spectators (watchers.py); the
+        # count leaves them out from now on.
         run.meta["watch_removed"] = [*run.meta.get("watch_removed", []), target]
-        run.meta["watchers"] = {k: v for k, v in run.meta["watchers"].items() if v[0] != target}
         Table.objects.filter(pk=room_id).update(meta=run.meta)
-        frame = _spectators_frame(_watching(run.meta))
+        frame = _spectators_frame(_watching(room_id, run.meta))
         transaction.on_commit(lambda: broadcast.room_frame(room_id, {"type": "spectator_removed", "user": target}))
         transaction.on_commit(lambda: broadcast.room_frame(room_id, frame))
 

@@ -3,6 +3,7 @@ the face-down cards of the challengers who agree, one action late and from the h
 hides them at once; the host counts, removes and shuts out spectators; every refusal changes nothing."""
 
 import pytest
+from django.db.models import QuerySet
 
 from games import services
 from games.models import Room, Table, TvConsent
@@ -270,3 +271,42 @@ async def test_a_removed_spectator_who_sits_and_stands_up_again_is_shut_out(cast
         assert [f for _t, f in again.frames if f["type"] == "error"][-1]["code"] == "spectator_removed"
     finally:
         await close_all([*tabs.values()])
+
+
+async def test_spectators_come_and_go_without_a_write_of_the_table_and_the_count_goes_out_on_a_change(cast, no_resync,
+                                                                                                        monkeypatch):
+    room, tabs = await tv_room(cast, spectators="public")
+    alice, finn = tabs["alice"], tabs["finn"]
+    gus = await db(make_player)("gus")
+    table_writes = []
+    real_update, real_lock = QuerySet.update, QuerySet.select_for_update
+
+    def update(qs, **kwargs):
+        if qs.model is Table:
+            table_writes.append(kwargs)
+        return real_update(qs, **kwargs)
+
+    def select_for_update(qs, *args, **kwargs):
+        if qs.model is Table:
+            table_writes.append("lock")
+        return real_lock(qs, *args, **kwargs)
+
+    monkeypatch.setattr(QuerySet, "update", update)
+    monkeypatch.setattr(QuerySet, "select_for_update", select_for_update)
+    try:
+        await alice.drain()
+        mark = len(alice.of("spectators"))
+        before = await db(room_as_is)(room)
+        one, two = Tab(gus, room.code), Tab(gus, room.code)
+        await one.open()
+        assert [u["id"] for u in (await alice.reply("spectators"))["users"]] == [finn.user.pk, gus.pk]
+        await two.open()  # gus's second tab: the same users watch, no frame
+        await two.close()
+        await one.close()
+        assert (await alice.reply("spectators"))["users"] == [{"id": finn.user.pk, "name": finn.user.public_name}]
+        assert await alice.quiet()
+        assert len(alice.of("spectators")) == mark + 2
+        assert table_writes == [] and await db(room_as_is)(room) == before
+        assert "watchers" not in (await db(Table.objects.get)(pk=room.pk)).meta
+    finally:
+        await close_all(tabs.values())
