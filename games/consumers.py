@@ -58,6 +58,7 @@ class TableConsumer(Watching, AsyncWebsocketConsumer):
     filling: asyncio.Task | None = None
     present = False  # this socket counts in its user's presence at the room (`_presence_off` when it ends)
     push_visible = False  # this socket told the cache its page is in view (`on_visibility`)
+    closing = False  # this end closed the socket: nothing more is sent
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -264,6 +265,14 @@ class TableConsumer(Watching, AsyncWebsocketConsumer):
 
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=json_text(content))
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        if not self.closing:  # a room's frame may still come between this end's close and the disconnect
+            await super().send(text_data, bytes_data, close)
+
+    async def close(self, code=None, reason=None) -> None:
+        self.closing = True
+        await super().close(code, reason)
 
     async def send_snapshot(self) -> None:
         async with self.stream:
