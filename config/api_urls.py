@@ -6,7 +6,7 @@ from django.urls import path, re_path
 from accounts import api as accounts_api
 from accounts import push_api
 from games import api as games_api
-from games import rules_code_api
+from games import rules_code_api, spectator_api
 
 app_name = "api"
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("rooms/", games_api.rooms, name="rooms"),
     path("rooms/<str:code>/", games_api.room, name="room"),
     path("rooms/<str:code>/hands/", games_api.room_hands, name="room_hands"),
+    path("rooms/<str:code>/seat/", spectator_api.room_seat, name="room_seat"),
     path("records/", games_api.records, name="records"),
     path("hands/<slug:key>/", games_api.hand, name="hand"),
     path("rules/codes/", rules_code_api.rules_codes_make, name="rules_codes"),

@@ -30,7 +30,8 @@ urlpatterns = [
     # The JS strings (gettext in static/js), in the visitor's language: the pages that check a deal load them all, the
     # others go without the check's sentences (a third of what the table page would load).
     path("jsi18n/", CompactJavaScriptCatalog.as_view(leave_out=(
-        "fair-deal check", "house rule", "screen reader", "quick phrase", "night record", "buy-in approval", "table vote")),
+        "fair-deal check", "house rule", "screen reader", "quick phrase", "night record", "buy-in approval", "table vote",
+        "tv mode")),
          name="javascript-catalog"),
     # The house rules' words (static/js/house.js adds them to the page's catalog with their modules).
     path("jsi18n/house/", CompactJavaScriptCatalog.as_view(only=("house rule",)), name="javascript-catalog-house"),
@@ -44,6 +45,8 @@ urlpatterns = [
     path("jsi18n/approve/", CompactJavaScriptCatalog.as_view(only=("buy-in approval",)), name="javascript-catalog-approve"),
     # The words of the votes at the table (static/js/vote.js adds them with its module).
     path("jsi18n/vote/", CompactJavaScriptCatalog.as_view(only=("table vote",)), name="javascript-catalog-vote"),
+    # Spectators by consent's words (static/js/tv.js adds them with its module).
+    path("jsi18n/tv/", CompactJavaScriptCatalog.as_view(only=("tv mode",)), name="javascript-catalog-tv"),
     path("jsi18n/fair/", CompactJavaScriptCatalog.as_view(), name="javascript-catalog-fair"),
     # The language menu (templates/_language.html): the cookie, and the profile of a logged-in user.
     path("i18n/setlang/", language.set_language, name="set_language"),

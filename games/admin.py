@@ -20,7 +20,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import admin_approvals, moderation  # noqa: F401 (admin_approvals registers the buy-in requests' list)
+from games import admin_approvals, moderation, services  # noqa: F401 (admin_approvals registers the buy-in requests' list)
 from games.engine import rules_from
 from games.engine.errors import RulesError
 from games.models import (
@@ -73,7 +73,7 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
     list_display = ["code", "preset", "kind", "currency", "host", "status", "created_at", "moderate"]
-    list_filter = ["status", "preset", "kind", "currency", "approve_buy_ins"]
+    list_filter = ["status", "preset", "kind", "currency", "approve_buy_ins", "spectators"]
     search_fields = ["code", "host__username"]
     readonly_fields = ["code", "invite_token", "host", "preset", "overrides", "rules", "currency", "kind", "bot_level",
                        "buy_in_min", "buy_in_max", "approve_buy_ins", "status", "created_at", "closed_at"]
@@ -82,6 +82,16 @@ class RoomAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # rooms are opened by hosts from the lobby
+
+    def save_model(self, request, obj, form, change) -> None:
+        """The spectators setting goes through its service: the room's sockets hear of it (docs/rules.md,
+        "Spectators")."""
+        if change and "spectators" in form.changed_data:
+            try:
+                services.spectators_set(room_id=obj.pk, user=request.user, mode=obj.spectators)
+            except GameError as e:
+                raise PermissionDenied(e.message) from None
+        super().save_model(request, obj, form, change)
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False  # a room with hands is history; close it instead

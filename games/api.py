@@ -103,6 +103,7 @@ def _room_create(request: HttpRequest) -> JsonResponse:
             buy_in_min=data.get("buy_in_min"), buy_in_max=data.get("buy_in_max"),
             bot_level=text_field(data, "bot_level", default="basic", max_length=10),
             approve_buy_ins=data.get("approve_buy_ins", False),
+            spectators=text_field(data, "spectators", default=Room.Spectators.PUBLIC, max_length=10),
         )
     except services.GameError as e:
         raise _refused(e) from None
@@ -134,7 +135,11 @@ def room(request: HttpRequest, code: str) -> JsonResponse:
     """`GET /api/rooms/<code>/`: join by code. The room's configuration; from now on the user watches the room, as
     after opening its page (their hand records follow from that: games/hand_records.py)."""
     found = _entered(request, code)
-    hand_records.room_visit_record(room=found, user=request.user)
+    try:  # who may not watch (docs/rules.md, "Spectators") gets what they need to sit, and watches nothing
+        services.watch_check(room=found, user=request.user)
+        hand_records.room_visit_record(room=found, user=request.user)
+    except services.GameError:
+        pass
     return JsonResponse(_room_config(request, found))
 
 

@@ -18,6 +18,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.engine import TableState
+from games.fields import text as json_text
 from games.frames import chat_json, update_frames
 
 logger = logging.getLogger(__name__)
@@ -145,11 +146,16 @@ async def flush(messages: list[tuple[str, dict]]) -> None:
 
 
 def table_update(room_id: int, version: int, state: TableState, events: list[dict], users: dict, is_open: bool,
-                 started: bool, stalled: str | None = None) -> None:
-    """`users` maps user ids to their seat ids: a connection finds its seat, and its frame, there."""
+                 started: bool, stalled: str | None = None, watch: dict | None = None) -> None:
+    """`users` maps user ids to their seat ids: a connection finds its seat, and its frame, there.
+    `watch`: the room's spectators setting ("mode"), its host's user id, the users the host removed as spectators
+    ("removed") and, in TV mode, the `tv` frame every
+    spectator gets after the update (games/tv.py), encoded here once (games/consumers.py, `_draw_message`)."""
     frames = update_frames(version, state, events, sorted(set(users.values())), started, stalled)
+    if watch is not None and watch.get("tv") is not None:
+        watch = {**watch, "tv": json_text(watch["tv"])}
     _send(room_id, {"type": "table.update", "version": version, "frames": frames, "users": users,
-                    "open": is_open})
+                    "open": is_open, "watch": watch})
 
 
 def chat(room_id: int, message) -> None:

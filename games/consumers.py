@@ -25,6 +25,7 @@ from games.broadcast import group_name, presence, user_group
 from games.fields import text as json_text
 from games.models import Table
 from games.socket_db import db
+from games.watching import Watching
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ _filling: set[asyncio.Task] = set()  # the gap fills under way (`_gap_due`), kep
 
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(Watching, AsyncWebsocketConsumer):
     """One socket's stream of the table: every frame that draws a version (an update, a gap filled from the stored
     events, a snapshot) goes out under `stream`, in version order, whichever process or coroutine made it."""
 
@@ -57,6 +58,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     filling: asyncio.Task | None = None
     present = False  # this socket counts in its user's presence at the room (`_presence_off` when it ends)
     push_visible = False  # this socket told the cache its page is in view (`on_visibility`)
+    closing = False  # this end closed the socket: nothing more is sent
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -70,6 +72,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             await db(services.room_check_access)(room=room, user=user)
+            await db(services.watch_check)(room=room, user=user)  # spectators by consent (games/watching.py)
         except services.GameError as e:
             await self.send_json({"type": "error", "code": e.code, "message": e.message, "version": self.version})
             await self.close(code=CLOSE_FORBIDDEN)
@@ -95,6 +98,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send_json({**frame, "version": self.version})
         for frame in await db(services.votes_open)(room_id=room.pk, user=user):  # a vote under way
             await self.send_json({**frame, "version": self.version})
+        await self.watch_opened()
         if seat_id:
             await db(presence)(room.pk, seat_id, True)
 
@@ -128,6 +132,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _presence_off(self) -> None:
         self.present = False
+        await db(services.watch_close)(room_id=self.room.pk, user=self.scope["user"], socket=self.channel_name)
         seat_id = await db(services.presence_set)(room_id=self.room.pk, user=self.scope["user"], connected=False,
                                                   socket=self.channel_name)
         if seat_id:
@@ -261,18 +266,28 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=json_text(content))
 
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        if not self.closing:  # a room's frame may still come between this end's close and the disconnect
+            await super().send(text_data, bytes_data, close)
+
+    async def close(self, code=None, reason=None) -> None:
+        self.closing = True
+        await super().close(code, reason)
+
     async def send_snapshot(self) -> None:
         async with self.stream:
             await self._snapshot()
 
     async def _snapshot(self) -> None:
         frame = await db(selectors.snapshot)(self.room, self.scope["user"])
+        tv = frame.pop("tv", None)  # TV mode's cards, after the snapshot (games/tv.py)
         acks = self.take_acks(frame["version"]) if self.acks else []
         self.version = frame["version"]
         self.seat_id = frame["me"]["seat"]
         for action_id, version, duplicate in acks:  # acked before the snapshot that shows them
             await self.send_ack(action_id, version, duplicate)
         await self.send_json(frame)
+        await self.watch_tv(tv)
         await self._held_next()
 
     async def table_update(self, event: dict) -> None:
@@ -292,12 +307,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         seat_id = event["users"].get(str(self.scope["user"].pk))
         frame = event["frames"].get(seat_id or "", event["frames"][""])  # made once per command (broadcast.py)
         await self._draw(event["version"], frame, seat_id, event["open"])
+        await self.watch_update(event, seat_id)
 
     async def _draw(self, version: int, frame: str, seat_id: str | None, is_open: bool) -> None:
         """Send the update `frame` of `version` (holding `stream`). The ack of this socket's own action that made the
         version rides in it; the acks of duplicates of versions up to it follow it."""
         sat_down = seat_id is not None and seat_id != self.seat_id
-        self.seat_id = seat_id
+        seated_before, self.seat_id = self.seat_id, seat_id
         acks = self.take_acks(version) if self.acks else []
         self.version = max(self.version, version)  # a version asked for again (`since`) leaves it
         own = next((a for a in acks if a[1] == version and not a[2]), None)
@@ -313,6 +329,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 room_id=self.room.pk, user=self.scope["user"], connected=True, socket=self.channel_name)
             if seat_id:
                 await db(presence)(self.room.pk, seat_id, True)
+        await self.watch_seat(seated_before, seat_id)
         if not is_open:
             await self.send_json({"type": "closed", "version": self.version})
             await self.close(code=CLOSE_ROOM_CLOSED)
@@ -366,6 +383,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._draw_message(event)
             else:
                 await self._draw(version, frame, found.seat, found.open or version != last)
+        await self.watch_filled(found.tv, last)
         await self._held_next()
 
     async def chat_message(self, event: dict) -> None:
@@ -376,6 +394,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def room_frame(self, event: dict) -> None:
         await self.send_json({**event["frame"], "version": self.version})
+        await self.watch_frame(event["frame"])
 
     async def user_banned(self, event: dict) -> None:
         # A moderator banned this user: every open socket closes at once (games/moderation.py).
@@ -426,6 +445,7 @@ async def _beat_loop(loop) -> None:
     while any(c.loop is loop for consumers in list(_watched.values()) for c in consumers):
         try:
             await db(services.process_beat)()
+            await db(services.watch_beat)()  # its spectators' slots (games/services/watchers.py)
         except Exception:  # the cache away: the next beat tries again
             logger.exception("table socket: the process's beat")
         await asyncio.sleep(services.PROCESS_BEAT)

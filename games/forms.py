@@ -43,6 +43,9 @@ class RoomForm(forms.Form):
         label=_("House variant"), required=False, empty_label=_("none: the game as set below"),
         queryset=HouseVariant.objects.filter(club__isnull=True, active=True),
         help_text=_("A rule set kept by the moderators; it replaces the game and settings below."))
+    spectators = forms.ChoiceField(  # docs/rules.md, "Spectators"
+        label=_("Spectators"), choices=Room.Spectators.choices, initial=Room.Spectators.PUBLIC, required=False,
+        help_text=_("In TV mode, spectators also see the cards of each player who agrees, one action late."))
     buy_in_min = forms.IntegerField(label=_("Smallest buy-in"), min_value=1, required=False,
                                     help_text=_("Empty: 10 × the base stake."))
     buy_in_max = forms.IntegerField(label=_("Largest buy-in"), min_value=1, required=False,

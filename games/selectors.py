@@ -15,6 +15,7 @@ from games.engine import state_from_json, view
 from games.engine.shuffle import CHAIN_FIELDS, chain_hash
 from games.frames import chat_json, hand_events, record_update, update_frame
 from games.models import ChatMessage, ClubMember, Hand, HandEvent, HandSeat, HandShare, Room, RoomVisit, Seat, Table
+from games.tv import TV, tv_frame, tv_shown
 
 CHAT_HISTORY = 50
 
@@ -42,6 +43,7 @@ def room_info(room: Room, *, started: bool | None = None) -> dict:
         "id": room.pk, "code": room.code, "invite_url": reverse("games:invite", kwargs={"token": room.invite_token}),
         "preset": room.preset, "currency": room.currency, "kind": room.kind, "buy_in_min": room.buy_in_min,
         "buy_in_max": room.buy_in_max, "status": room.status, "approve_buy_ins": room.approve_buy_ins,
+        "spectators": room.spectators,
         "host": {"id": room.host_id, "name": room.host.public_name},
     }
     if started is not None:
@@ -67,6 +69,9 @@ def snapshot(room: Room, user) -> dict:
         "me": {"user": user.pk, "name": user.public_name, "seat": seat_id},
         "view": view(state, seat_id), "presence": presence, "stalled": table.meta.get("start_refused"),
         "chat": [chat_json(m) for m in reversed(list(chat))], "hand_events": hand_events(events, seat_id),
+        # TV mode's cards for a spectator, sent as the `tv` frame after the snapshot (games/tv.py)
+        **({"tv": tv_frame(table.version, tv_shown(table.meta, state))}
+           if seat_id is None and room.spectators == TV else {}),
     }
 
 
@@ -76,6 +81,7 @@ class Updates(NamedTuple):
     frames: list[tuple[int, str]]
     seat: str | None
     open: bool
+    tv: dict | None = None  # a TV-mode spectator's `tv` frame of the last version (games/tv.py)
 
 
 def updates_since(room_id: int, user, after: int) -> Updates | None:
@@ -101,6 +107,8 @@ def updates_since(room_id: int, user, after: int) -> Updates | None:
     state = state_at(room_id, last, table.state)
     updates.frames.append((last, update_frame(last, state, events.get(last, []), seat_id,
                                               table.meta.get("started", False), table.meta.get("start_refused"))))
+    if seat_id is None and table.room.spectators == TV:
+        return updates._replace(tv=tv_frame(last, tv_shown(table.meta, state)))
     return updates
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import again_views, ledger_views, rules_code_views, views
+from . import again_views, ledger_views, rules_code_views, spectator_views, views
 
 app_name = "games"
 
@@ -11,6 +11,7 @@ urlpatterns = [
     path("join/", views.join, name="join"),
     path("join/<slug:token>/", views.invite, name="invite"),
     path("r/<str:code>/", views.room, name="room"),
+    path("r/<str:code>/sit/", spectator_views.room_sit, name="room_sit"),
     path("r/<str:code>/hands/", views.room_hands, name="room_hands"),
     path("r/<str:code>/hands/<int:number>/", views.room_hand, name="room_hand"),
     path("r/<str:code>/chain/", views.room_chain, name="room_chain"),

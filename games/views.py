@@ -16,7 +16,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.db_router import reads_from_replica
-from games import distribution, hand_records, ledger, ledger_views, pages, practice_seeds, selectors, services
+from games import (
+    distribution,
+    hand_records,
+    ledger,
+    ledger_views,
+    pages,
+    practice_seeds,
+    selectors,
+    services,
+    spectator_views,
+)
 from games.engine import PRESETS
 from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
 from games.game_order import game_order, games_in_order, lead_game
@@ -77,6 +87,7 @@ def create(request: HttpRequest) -> HttpResponse:
             currency=data["currency"],
             kind=data["kind"], buy_in_min=data["buy_in_min"], buy_in_max=data["buy_in_max"],
             bot_level=data["bot_level"] or "basic", approve_buy_ins=data["approve_buy_ins"],
+            spectators=data.get("spectators") or Room.Spectators.PUBLIC,
         )
     except services.GameError as e:
         field = e.field or ("buy_in_min" if e.code == "bad_buy_in" else None)
@@ -146,6 +157,10 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     except services.GameError as e:
         messages.error(request, e.message)
         return redirect("games:lobby")
+    try:  # spectators by consent: a room may have none (games/spectator_views.py)
+        services.watch_check(room=found, user=request.user)
+    except services.GameError as e:
+        return spectator_views.watch_refused(request, found, e)
     hand_records.room_visit_record(room=found, user=request.user)  # a watcher from now on: the room's next hands
     info = selectors.room_info(found)
     info["invite_absolute"] = request.build_absolute_uri(info["invite_url"])

@@ -15,6 +15,7 @@
 - `NightLink`: a room opened as the same night again from a closed one (games/nights.py).
 - `BuyInRequest`: a buy-in or top-up waiting for the host's approval (rooms that ask for it).
 - `RoomVote`: a vote at a table (ending the room, skipping an away player's timers), with its ballots.
+- `TvConsent`: a seated player's answer to TV mode (spectators see their cards one action late).
 
 One module per part: rooms.py, clubs.py, hands.py, moderation.py, clock_asks.py, buy_in_requests.py, votes.py; import
 them from here.
@@ -30,11 +31,12 @@ from games.models.hands import Hand, HandEvent, HandSeat, HandShare, LedgerShare
 from games.models.moderation import ChatMessage, HouseVariant, ModerationLog, Report
 from games.models.nights import NightLink
 from games.models.rooms import PRESET_CHOICES, GameSetting, Room, Seat, Table, new_invite_token
+from games.models.spectators import TvConsent
 from games.models.votes import RoomVote
 
 __all__ = [
     "PRESET_CHOICES", "BuyInRequest", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember",
     "GameSetting", "Hand", "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog",
-    "NightLink", "Report", "Room", "RoomVisit", "RoomVote", "Seat",
-    "ShareLink", "Table", "new_invite_token",
+    "NightLink", "Report", "Room", "RoomVisit", "RoomVote", "Seat", "ShareLink", "Table", "TvConsent",
+    "new_invite_token",
 ]

@@ -53,6 +53,12 @@ class Room(models.Model):
         HUMANS = "humans", _("friends")
         AI = "ai", _("practice with bots")
 
+    class Spectators(models.TextChoices):
+        # docs/rules.md, "Spectators": who may watch the table without a seat, and what they see.
+        NONE = "none", _("no spectators")
+        PUBLIC = "public", _("spectators see what is face up")
+        TV = "tv", _("TV mode: also the cards of players who agree, one action late")
+
     # Four digits, unique among open rooms (a closed room's code can be reused).
     code = models.CharField(_("code"), max_length=4)
     invite_token = models.CharField(_("invite token"), max_length=32, unique=True, default=new_invite_token)
@@ -64,6 +70,8 @@ class Room(models.Model):
     currency = models.CharField(_("chips"), max_length=6, choices=Currency.choices)
     kind = models.CharField(_("players"), max_length=6, choices=Kind.choices, default=Kind.HUMANS)
     bot_level = models.CharField(_("bot level"), max_length=6, default="basic")
+    spectators = models.CharField(_("spectators"), max_length=6, choices=Spectators.choices,
+                                  default=Spectators.PUBLIC)
     buy_in_min = models.PositiveIntegerField(_("smallest buy-in"))
     buy_in_max = models.PositiveIntegerField(_("largest buy-in"))
     # Each buy-in and top-up of a player other than the host waits for the host's approval (games/services/approvals.py).

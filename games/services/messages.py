@@ -7,6 +7,7 @@ refusal is its GameError, sent as an `error` frame; the answers go out as room f
 from games.services.approvals import buy_in_approve, buy_in_refuse
 from games.services.clock_ask import clock_ask, clock_dismiss, clock_grant
 from games.services.phrases import phrase_send, reaction_send
+from games.services.spectators import spectator_remove, spectators_set, tv_consent
 from games.services.votes import vote_anytime, vote_call, vote_cast
 
 MESSAGES = {
@@ -20,4 +21,7 @@ MESSAGES = {
     "vote_call": (vote_call, ("kind", "seat")),  # answered by the room's `vote_opened`, `vote_tally`, `vote_ended`
     "vote_cast": (vote_cast, ("vote", "yes")),
     "vote_anytime": (vote_anytime, ("allow",)),
+    "tv_consent": (tv_consent, ("on",)),  # answered by the room's `tv_consent` frame
+    "spectator_remove": (spectator_remove, ("target",)),  # the room's `spectator_removed` and `spectators` frames
+    "spectators_set": (spectators_set, ("mode",)),  # the room's `spectators_mode` frame
 }

@@ -42,6 +42,7 @@ def room_create(
     bot_level: str = "basic",
     club=None,
     approve_buy_ins: bool = False,
+    spectators: str = Room.Spectators.PUBLIC,
 ) -> Room:
     """Open a room from a preset plus overrides (validated by the engine as a whole). AI rooms are
     practice rooms and always use points: bots' chips come from the house, and beans are only ever
@@ -64,6 +65,8 @@ def room_create(
         raise GameError("bad_currency", _("A room plays for beans or points."))
     if bot_level not in ("basic", "expert"):
         raise GameError("bad_bot", _("Bots are basic or expert."))
+    if spectators not in Room.Spectators.values:  # docs/rules.md, "Spectators"
+        raise GameError("bad_spectators", _("Spectators: none, public or TV mode."))
     base = rules.base_stake
     buy_in_min = base * 10 if buy_in_min is None else buy_in_min
     buy_in_max = base * 100 if buy_in_max is None else buy_in_max
@@ -83,7 +86,7 @@ def room_create(
                 room = Room.objects.create(
                     code=_new_code(), host=host, preset=preset, overrides=overrides or {}, rules=rules.to_json(),
                     currency=currency, kind=kind, bot_level=bot_level, buy_in_min=buy_in_min, buy_in_max=buy_in_max,
-                    club=club, approve_buy_ins=approve_buy_ins,
+                    club=club, approve_buy_ins=approve_buy_ins, spectators=spectators,
                 )
                 Table.objects.create(room=room, state=state, meta={"started": kind == Room.Kind.AI})
                 return room

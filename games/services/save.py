@@ -18,6 +18,7 @@ from games.models import Hand, HandSeat, Room, Seat
 from games.services.due import _next_hand_at, _wake_at
 from games.services.run import _dt, _owned, _Run
 from games.services.store import _store
+from games.tv import TV, tv_frame, tv_lag, tv_shown
 from wallets import services as wallets
 from wallets.models import Account
 
@@ -68,6 +69,8 @@ def _save(run: _Run) -> int:
         # again. A refusal made by this very run stays (the bots an AI room replaced just before it are not that).
         meta.pop("start_refused", None)
     meta["next_hand_at"] = _next_hand_at(run)
+    # TV mode (games/tv.py): the cards of this version's spectators are the row's before this command.
+    meta["tv_lag"] = tv_lag(table.state) if room.spectators == TV else None
     table.state = after
     table.version = version
     table.meta = meta
@@ -78,10 +81,12 @@ def _save(run: _Run) -> int:
     users = dict(meta["users"])
     is_open, started, stalled = room.is_open, meta["started"], meta.get("start_refused")
     state = run.state  # the last step of the command: nothing changes it after this
+    watch = {"mode": room.spectators, "host": room.host_id, "removed": meta.get("watch_removed") or [],
+             "tv": tv_frame(version, tv_shown(meta, state)) if room.spectators == TV else None}
     # On commit, in this order: this version's update goes out before a wake (run at once in eager mode) makes
     # the next one.
     transaction.on_commit(
-        lambda: broadcast.table_update(room.pk, version, state, events, users, is_open, started, stalled))
+        lambda: broadcast.table_update(room.pk, version, state, events, users, is_open, started, stalled, watch))
     _arm(run, version)
     seats = meta["seats"]
     transaction.on_commit(lambda: table_saved.send(None, room_id=room.pk, version=version, state=state, events=events,

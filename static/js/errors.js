@@ -130,6 +130,18 @@ export function errorText(code, { view = null, cfg = null } = {}) {
   if (code === "not_voter") return pgettext("table vote", "You may not answer this vote.");
   if (code === "already_voted") return pgettext("table vote", "You answered this vote already.");
   if (code === "bad_value") return pgettext("table vote", "Say yes or no.");
+  // Spectators by consent: its module (static/js/tv.js) brought these words (/jsi18n/tv/); the first two come without it.
+  if (code === "no_spectators") return gettext("This room has no spectators: take a seat to watch.");
+  if (code === "spectator_removed") return gettext("The host asked you not to watch this room.");
+  if (code === "no_tv") return pgettext("tv mode", "This room is not in TV mode.");
+  if (code === "bad_consent") return pgettext("tv mode", "Answer yes or no.");
+  if (code === "bad_user") return pgettext("tv mode", "Name a spectator by their user id.");
+  if (code === "bad_spectators") return pgettext("tv mode", "Spectators: none, public or TV mode.");
+  if (code === "consent_given") return pgettext("tv mode", "Your cards are already shown, one action late.");
+  if (code === "consent_not_given") return pgettext("tv mode", "Your cards are not shown.");
+  if (code === "not_watching") return pgettext("tv mode", "Nobody of that id is watching.");
+  if (code === "seated") return pgettext("tv mode", "This player has a seat: remove the seat instead.");
+  if (code === "remove_self") return pgettext("tv mode", "You host this room: you cannot remove yourself.");
   const text = TEXTS()[code];
   return text || interpolate(gettext("Refused (%(code)s)."), { code }, true);
 }

@@ -9,6 +9,7 @@ const MODULES = {
   closed: () => import("./closed.js"),
   "buy-in-approval": () => import("./buy-in-approval.js"),
   vote: () => import("./vote.js"),
+  tv: () => import("./tv.js"),
 };
 // Frame type -> module.
 const FRAMES = {
@@ -23,6 +24,12 @@ const FRAMES = {
   vote_tally: "vote",
   vote_ended: "vote",
   vote_anytime: "vote",
+  tv: "tv",
+  tv_ask: "tv",
+  tv_consent: "tv",
+  spectators: "tv",
+  spectator_removed: "tv",
+  spectators_mode: "tv",
 };
 
 export function onFrame(f) {

@@ -56,6 +56,9 @@ ROOMS = [
 APPROVING = {1, 8, 13, 19}
 # Indexes in ROOMS also played to real sockets: one table of each game, and the bank auction's and the banker's opens.
 WATCHED = {0, 4, 7, 12, 18, 21}
+# TV mode (docs/rules.md, "Spectators"): a share of the tables, three of them watched by a spectator socket; their
+# players give and withdraw consent at random (`Soak.step`), and every `tv` frame is checked (`Privacy.check_tv`).
+TV = {0, 2, 7, 12, 15, 18, 21}
 HOUSE_KNOBS = {"bank_auction", "push_cap", "matta", "banker_opens", "free_hand"}
 HOUSE = {i for i, (preset, overrides, _kind) in enumerate(ROOMS) if preset in HOUSE_PRESETS or HOUSE_KNOBS & set(overrides)}
 # Whole bets and stands come more often than chance would have them: a hand of chip, chip, reset... is
@@ -95,6 +98,8 @@ class Privacy:
         self.kept: dict[tuple[int, int], Secrets] = {}
         self.aside: dict[int, dict[str, set]] = {}  # room -> seat -> cards set aside in the current hand
         self.frames = 0  # these counters are each process's own
+        self.tv_frames = 0  # tv frames with a card in them
+        self.before: dict[int, Secrets] = {}  # room -> the secrets of its previous version
         self.guarded = 0  # frames scanned while something was hidden from their viewer
         self.socket_hands = 0
         self.versions = 0
@@ -127,6 +132,13 @@ class Privacy:
                 self.socket_hands += over
         secrets = secrets_of(state_to_json(state), aside, users)
         secrets.public = frozenset(c for e in events if e["type"] == "bank_draw" for c in e["cards"].values())
+        watch = rest[-1] if rest and isinstance(rest[-1], dict) else None
+        before, self.before[room_id] = self.before.get(room_id, Secrets()), secrets
+        if watch is not None and watch.get("tv") is not None:
+            meta = Table.objects.values_list("meta", flat=True).get(pk=room_id)
+            consent = {seat for seat, info in meta["seats"].items()
+                       if (meta.get("tv") or {}).get(str(info["user"]), 10**9) <= (state.hand or {}).get("no", -1)}
+            self.check_tv(watch["tv"], before, consent - {state.banker}, f"room {room_id} v{version}")
         if room_id in self.watched:
             self.kept[(room_id, version)] = secrets
         for key, text in update_frames(version, state, events, sorted(set(users.values())), True).items():
@@ -139,6 +151,17 @@ class Privacy:
         with self.lock:
             self.frames += 1
             self.guarded += bool(hidden)
+
+    def check_tv(self, frame: dict, before: Secrets, consent: set | None, where: str) -> None:
+        """A `tv` frame shows only face-down cards of the version before (`before`), each its own seat's, and, when
+        `consent` is given (the seats whose owner consents for this hand), only those seats'."""
+        assert frame["type"] == "tv", where
+        for seat, hands in frame["cards"].items():
+            cards = {c for h in hands for c in h}
+            assert cards <= before.down.get(seat, set()), f"{where}: tv {seat} {sorted(cards)} not down a version ago"
+            assert consent is None or seat in consent, f"{where}: tv cards of {seat}, whose owner does not consent"
+            with self.lock:
+                self.tv_frames += bool(cards)
 
     def secrets_at(self, room_id: int, version: int) -> Secrets:
         return self.kept.get((room_id, version), Secrets())
@@ -319,6 +342,15 @@ class Soak:
             return "kick"
         if live.kind == "humans" and not live.watched and len(humans) > 1 and rng.random() < 0.015:
             return self.vote(live, table, humans)
+        if live.room.spectators == "tv" and humans and rng.random() < 0.04:
+            # A player gives or withdraws consent to TV mode (a refusal: the answer was theirs already).
+            user = rng.choice(sorted(humans.values(), key=lambda u: u.pk))
+            try:
+                services.tv_consent(room_id=live.room.pk, user=user, on=rng.random() < 0.7)
+                self.events["tv_consent"] += 1
+            except services.GameError:
+                pass
+            return "tv_consent"
         if roll < 0.03:
             self.refresh(live, table, privacy)
             self.events["refresh"] += 1
@@ -381,6 +413,10 @@ async def watch_frames(live: Live, privacy: Privacy) -> int:
         start = getattr(tab, "scanned", 0)
         for text, frame in tab.frames[start:]:
             secrets = privacy.secrets_at(live.room.pk, frame["version"])
+            if frame["type"] == "tv":  # TV mode: one version late (consent is checked as the frame is made)
+                privacy.check_tv(frame, privacy.secrets_at(live.room.pk, frame["version"] - 1), None, str(tab.user))
+                scanned += 1
+                continue
             if frame["type"] == "snapshot":
                 seat = frame["me"]["seat"]
             else:
@@ -447,7 +483,8 @@ def open_rooms(players) -> list[tuple[Room, str, str]]:
     for i, (preset, overrides, kind) in enumerate(ROOMS):
         host = players[i % len(players)]
         room = services.room_create(host=host, preset=preset, overrides=overrides, kind=kind,
-                                    approve_buy_ins=i in APPROVING)
+                                    approve_buy_ins=i in APPROVING,
+                                    spectators="tv" if i in TV else "public")
         rooms.append((room, preset, kind))
     return rooms
 
@@ -521,6 +558,7 @@ def driver(conn, w: int, lives: list[Live], players: list, privacy: Privacy, clo
             conn.send(("done", None))
         conn.send(("figures", {"commands": soak.commands, "refused": soak.refused, "events": soak.events,
                                "snapshots": soak.snapshots, "frames": privacy.frames, "guarded": privacy.guarded,
+                               "tv_frames": privacy.tv_frames,
                                "versions": privacy.versions}))
     except BaseException:
         conn.send(("error", traceback.format_exc()))

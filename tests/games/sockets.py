@@ -41,6 +41,12 @@ class Closed(Exception):
         self.code = code
 
 
+# The room's count of spectators (docs/protocol.md, "spectators") comes whenever who watches without a seat changes,
+# which the tabs of a test do as they open, sit and close: a tab keeps it in `frames` but passes over it where a
+# test waits for a frame or for quiet, unless the test asks for it by name (`reply("spectators")`).
+PASSED_OVER = ("spectators",)
+
+
 class Tab:
     """One connection of `user` to a room, keeping every frame it received: (raw text, JSON)."""
 
@@ -54,6 +60,7 @@ class Tab:
         self.closed: int | None = None
         self.comm: WebsocketCommunicator | None = None
         self.sent = 0
+        self.ahead: list[dict] = []  # what `quiet` read ahead of a passed-over frame, for `next`
 
     async def open(self) -> dict:
         """Connect; returns the first frame (the snapshot). Raises Closed when the server closes."""
@@ -67,13 +74,20 @@ class Tab:
             raise Closed(code)
         return await self.next()
 
-    async def next(self, timeout: float = WAIT) -> dict:
-        out = await self.comm.receive_output(timeout)
-        if out["type"] == "websocket.close":
-            self.closed = out.get("code", 1000)
-            raise Closed(self.closed)
-        frame = json.loads(out["text"])
-        self.frames.append((out["text"], frame))
+    async def next(self, timeout: float = WAIT, *, keep: tuple[str, ...] = ()) -> dict:
+        """The next frame; a frame of PASSED_OVER only when its type is in `keep`."""
+        while True:
+            out = self.ahead.pop(0) if self.ahead else await self.comm.receive_output(timeout)
+            if out["type"] == "websocket.close":
+                self.closed = out.get("code", 1000)
+                raise Closed(self.closed)
+            frame = self._read(out["text"])
+            if frame["type"] not in PASSED_OVER or frame["type"] in keep:
+                return frame
+
+    def _read(self, text: str) -> dict:
+        frame = json.loads(text)
+        self.frames.append((text, frame))
         if frame["type"] in ("snapshot", "update") and frame["version"] > self.version:
             self.version = frame["version"]
             self.view = frame["view"] or self.view  # a filled past version has no view
@@ -85,7 +99,7 @@ class Tab:
     async def reply(self, *kinds: str) -> dict:
         """The next frame of one of `kinds` (the frames on the way are kept)."""
         while True:
-            frame = await self.next()
+            frame = await self.next(keep=kinds)
             if frame["type"] in kinds:
                 return frame
 
@@ -108,7 +122,16 @@ class Tab:
             await self.next()
 
     async def quiet(self) -> bool:
-        return await self.comm.receive_nothing(timeout=0.2)
+        """Nothing but frames of PASSED_OVER arrives for 0.2 s (those are read and kept)."""
+        if self.ahead:
+            return False
+        while not await self.comm.receive_nothing(timeout=0.2):
+            out = await self.comm.receive_output()
+            if out["type"] != "websocket.send" or json.loads(out["text"])["type"] not in PASSED_OVER:
+                self.ahead.append(out)
+                return False
+            self._read(out["text"])
+        return True
 
     async def drain(self) -> list[dict]:
         """Everything that arrives until the socket is quiet."""

@@ -31,14 +31,14 @@ class HeldBack:
         self.args: tuple | None = None
         monkeypatch.setattr(broadcast, "table_update", self)
 
-    def __call__(self, room_id, version, state, events, users, is_open, started, stalled=None):
+    def __call__(self, room_id, version, state, events, users, is_open, started, stalled=None, watch=None):
         if self.version is None:
             self.version = version
             texts = update_frames(version, state, events, sorted(set(users.values())), started, stalled)
             self.frames = {seat: json.loads(text) for seat, text in texts.items()}
-            self.args = (room_id, version, state, events, users, is_open, started, stalled)
+            self.args = (room_id, version, state, events, users, is_open, started, stalled, watch)
             return
-        self.real(room_id, version, state, events, users, is_open, started, stalled)
+        self.real(room_id, version, state, events, users, is_open, started, stalled, watch)
         if self.args is not None and not self.lost:
             self.real(*self.args)
         self.args = None

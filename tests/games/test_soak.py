@@ -15,6 +15,9 @@ with random joins, leaves, kicks, top-ups, refreshes, bank passes and timeouts.
   owns; once every room is closed, the players hold exactly the beans they were given.
 - Votes (games/services/votes.py): at the unwatched tables the players now and then call a vote to end the room or
   to skip an away seat's timers and answer it at random; a room voted closed is replaced by a new one of its game.
+- TV mode (docs/rules.md, "Spectators"): a share of the tables (soak.TV), three of them watched, whose players give and
+  withdraw consent at random; every `tv` frame, broadcast or received by a socket, shows only face-down cards of the
+  version before, each its own seat's, and (as it is made) only those of a challenger whose owner consents.
 - House rules (house-rules.md): a quarter of the tables play with some on (soak.HOUSE: the bank auction, the matta,
   the banker's opens and the free hand, letting it ride), two of them watched over sockets; the random players bid,
   open, escape and ride, the practice room's bots too, and the hands each of those tables played are printed.
@@ -161,6 +164,7 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
     frames = privacy.frames + sum(f["frames"] for f in figures)
     guarded = privacy.guarded + sum(f["guarded"] for f in figures)
     versions = privacy.versions + sum(f["versions"] for f in figures)
+    tv_frames = privacy.tv_frames + sum(f["tv_frames"] for f in figures)
     socket_frames = sum(len(t.frames) for live in watched for t in [*live.tabs.values(), live.spectator])
     print(f"\nsoak: {played} hands on {len(lives)} tables ({WORKERS} driver processes + the sockets' event loop) "
           f"in {playing_seconds:.1f} s ({played / playing_seconds:.1f} hands/s), {seconds:.1f} s in all; "
@@ -168,6 +172,7 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
           f"{sum(refused.values())} refused; {versions} versions committed, {frames} frames scanned ({guarded} "
           f"with something hidden from their viewer), {socket_frames} of them socket frames; "
           f"{privacy.socket_hands} hands at the watched tables; {snapshots} refresh snapshots")
+    print(f"soak TV mode: {tv_frames} tv frames with cards, every one checked; {events['tv_consent']} consents")
     print(f"soak house-rule tables: {sum(house_hands.values())} hands ({house_hands})")
     print(f"soak events: {dict(events.most_common())}")
     print(f"soak commands: {dict(commands.most_common())}")
@@ -181,3 +186,4 @@ async def test_soak_ten_thousand_hands_of_random_play_keep_every_bean_and_every_
     assert commands["retire"] + commands["pass_bank"] + commands["take_bank"] > 0  # the bank moved on
     assert sum(house_hands.values()) > 0 and commands["bid"] > 0  # the house rules were played
     assert events["vote_called"] > 0  # the players voted at some tables (games/services/votes.py)
+    assert events["tv_consent"] and tv_frames  # TV mode was played and its cards were shown (and checked)

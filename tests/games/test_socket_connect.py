@@ -82,6 +82,9 @@ async def test_connecting_sends_a_snapshot_with_the_room_me_view_presence_and_ch
         assert snap["me"] == {"user": cast["bob"].pk, "name": "Bob", "seat": None}
         assert snap["view"]["role"] == "spectator" and snap["view"]["legal_actions"] == []
         assert [m["text"] for m in snap["chat"]] == ["welcome"] and snap["presence"] == {}
+        # The room hears of one more spectator (docs/protocol.md, "Spectators and TV mode"), this socket too.
+        assert await tab.next(keep=("spectators",)) == {"type": "spectators", "count": 1, "users": [{"id": cast["bob"].pk, "name": "Bob"}],
+                                    "version": 0}
         assert await tab.quiet()  # and nothing else until something happens
     finally:
         await tab.close()
