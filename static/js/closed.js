@@ -43,10 +43,15 @@ function draw() {
 export function onFrame(f) {
   if (f.type !== "closed") return;
   document.body.classList.add("room-closed");
+  // The box that says the room is closed comes once the stylesheet that hides what it no longer offers is in: never
+  // a closed room's box beside a live invite link.
+  let styled = Promise.resolve();
   if (!document.getElementById("closed-css")) {
-    document.head.append(h("link", { rel: "stylesheet", id: "closed-css", href: new URL("../css/closed.css", import.meta.url).href }));
+    const link = h("link", { rel: "stylesheet", id: "closed-css", href: new URL("../css/closed.css", import.meta.url).href });
+    styled = new Promise((done) => { link.onload = done; link.onerror = done; });
+    document.head.append(link);
   }
   const invite = document.getElementById("invite-url");
   if (invite) invite.value = ""; // the link leads nowhere now
-  nightWords().then(draw);
+  Promise.all([styled, nightWords()]).then(draw);
 }
