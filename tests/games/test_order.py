@@ -122,10 +122,13 @@ async def test_a_lost_update_is_filled_from_the_stored_events_as_each_viewer_saw
 
 
 async def test_a_lost_last_update_is_filled_by_the_watcher_with_the_current_view(cast, settings, monkeypatch):
-    settings.GAMES_RESYNC_SECONDS = 0.2
     room, tabs = await seated_table(cast, bank=500)
+    # The watcher's quick passes from here on: during the seating, a tab that a loaded machine kept behind for 0.2 s
+    # would be filled with a snapshot, which is not what this test is about.
+    settings.GAMES_RESYNC_SECONDS = 0.2
     try:
         before = await db(table_version)(room)
+        snapshots = {name: len(tab.of("snapshot")) for name, tab in tabs.items()}
         lost = HeldBack(monkeypatch, lost=True)
         frame = await tabs["bob"].act("chip", action_id="bob-chip", amount=10)
         assert (frame["type"], frame["version"], frame["ack"]) == ("update", before + 1, "bob-chip")
@@ -135,7 +138,7 @@ async def test_a_lost_last_update_is_filled_by_the_watcher_with_the_current_view
         for name, tab in tabs.items():
             (got,) = updates(tab, before)
             assert got["events"] == lost.frames[tab.view["you"]]["events"], name
-            assert len(tab.of("snapshot")) == 1 + (name == "chen"), name  # the update was not a snapshot's
+            assert len(tab.of("snapshot")) == snapshots[name] + (name == "chen"), name  # the update was not a snapshot's
         assert updates(tabs["chen"], before)[0]["view"] == snapshot["view"]
     finally:
         await close_all(tabs.values())
