@@ -69,6 +69,16 @@ def _other_sessions_ended() -> None:
 
 
 @pytest.fixture
+def service():
+    """A push service of the test's own (tests/pushservice.py): what the site sends to a browser's endpoint."""
+    from tests.pushservice import PushService
+
+    s = PushService()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
 async def fresh_layer():
     """For every test that opens sockets: a channel layer of the test's own event loop (channels_redis binds its
     locks to the first loop that uses them; daphne has one loop for its life, each test here has its own, and a

@@ -21,7 +21,7 @@ import pytest
 from django.core.cache import cache
 from django.db import connections
 
-from tests.pushservice import PushService, vapid_pair
+from tests.pushservice import vapid_pair
 from tests.servers import Daphne, daphne, free_port
 
 CHROMIUM = "/usr/bin/chromium"
@@ -421,14 +421,6 @@ def here(settings, monkeypatch):
     settings.GAMES_NEXT_HAND_SECONDS = 3600
     settings.GAMES_BOT_SECONDS = 0
     monkeypatch.setattr("games.broadcast.table_update", lambda *args, **kwargs: None)
-
-
-@pytest.fixture
-def service():
-    """A push service of the test's own (tests/pushservice.py): what the site sends to a browser's endpoint."""
-    s = PushService()
-    yield s
-    s.stop()
 
 
 @pytest.fixture

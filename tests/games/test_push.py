@@ -20,17 +20,10 @@ from games import clubs, notify, services
 from games.models import Seat
 from tests.games.conftest import act, bet_all, state, ten_half_table, user_of
 from tests.games.sockets import Tab, create_room, db
-from tests.pushservice import Browser, PushService, b64, vapid_claims, vapid_pair
+from tests.pushservice import Browser, b64, vapid_claims, vapid_pair
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the checks are queued on commit
 SUBJECT = "mailto:ops@halfpoint.example"
-
-
-@pytest.fixture
-def service():
-    s = PushService()
-    yield s
-    s.stop()
 
 
 @pytest.fixture
