@@ -62,7 +62,7 @@ def main() -> None:
     tasks.schedule_wake = lambda room_id, version, wake_at: None  # the wakes are run below, when nothing is to do
     frames = 0
 
-    def frames_of(room_id, version, state, events, users, is_open, started, stalled=None):
+    def frames_of(room_id, version, state, events, users, is_open, started, stalled=None, watch=None):
         nonlocal frames
         frames += len(update_frames(version, state, events, sorted(set(users.values())), started, stalled))
 
