@@ -29,10 +29,20 @@ def with_children(pids: set[int]) -> set[int]:
     return out
 
 
+def machine_busy() -> tuple[float, float, float]:
+    """(busy, total, steal) CPU seconds of the whole machine so far. Steal is time the hypervisor gave this virtual
+    machine's cores to another guest: counted as busy, since our processes could not run, and reported on its own."""
+    t = psutil.cpu_times()
+    total = sum(t)
+    return total - t.idle - getattr(t, "iowait", 0), total, getattr(t, "steal", 0)
+
+
 class ProcessWatch:
-    """Peak resident memory (sampled) and CPU time of some processes over the measured window."""
+    """Peak resident memory (sampled) and CPU time of some processes, and the whole machine's CPU, over the measured
+    window."""
 
     def __init__(self, pids: set[int]):
+        self.machine0 = machine_busy()
         self.pids = sorted(pids)
         self.procs = {p: _process(p) for p in self.pids}
         self.names = {p: _name(self.procs[p]) for p in self.pids}
@@ -54,6 +64,15 @@ class ProcessWatch:
                 entry["cpu_percent"] = round(100 * (cpu - self.cpu0[p]) / elapsed, 1)
             out.append(entry)
         return out
+
+    def machine(self) -> dict:
+        """The machine's CPU over the window, % of one core (2 cores = 200 %), and the steal within it."""
+        busy, total, steal = machine_busy()
+        busy0, total0, steal0 = self.machine0
+        span = max(total - total0, 1e-9)
+        cores = os.cpu_count() or 1
+        return {"cpu_percent": round(100 * cores * (busy - busy0) / span, 1),
+                "steal_percent": round(100 * cores * (steal - steal0) / span, 1)}
 
 
 def _process(pid: int) -> psutil.Process | None:

@@ -16,7 +16,9 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 def merge(plan: Plan, results: list[dict], *, servers: list[dict], setup_seconds: float, setup_errors: Counter,
-          workers: int) -> dict:
+          workers: int, machine: dict | None = None) -> dict:
+    """The workers' results as one report. `machine`: the whole machine's CPU over the measured window
+    (processes.ProcessWatch.machine)."""
     lat = sorted(x for r in results for x in r["latencies"])
     total = Counter()
     for r in results:
@@ -48,6 +50,7 @@ def merge(plan: Plan, results: list[dict], *, servers: list[dict], setup_seconds
         "setup_seconds": round(setup_seconds, 1), "setup_errors": dict(setup_errors),
         "generator": {"workers": workers, "cpu_percent": round(100 * cpu / s, 1)},
         "servers": servers,
+        "machine": machine,
         **({"reconnects": sum(r["reconnects"] for r in results), "interrupted": sum(r["interrupted"] for r in results),
             "regressions": sum(r["regressions"] for r in results),
             "recovery": [x for r in results for x in r["recovery"]]} if plan.reconnect else {}),

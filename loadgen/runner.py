@@ -86,7 +86,7 @@ def execute(plan: Plan, *, workers: int, pids: set[int], log=print) -> dict:
             watch.sample()
             time.sleep(min(1.0, max(0.0, end - time.monotonic())))
         watch.sample()
-        servers = watch.report()
+        servers, machine = watch.report(), watch.machine()
         deadline = time.monotonic() + GRACE_SECONDS + ANSWER_SECONDS + 30
         while len(results) < workers:
             kind, _pid, payload = _get(out, deadline, "the workers' results")
@@ -100,8 +100,8 @@ def execute(plan: Plan, *, workers: int, pids: set[int], log=print) -> dict:
             p.join(timeout=5)
             if p.is_alive():
                 p.terminate()
-    return merge(plan, results, servers=servers, setup_seconds=setup_seconds, setup_errors=setup_errors,
-                 workers=workers)
+    return merge(plan, results, servers=servers, machine=machine, setup_seconds=setup_seconds,
+                 setup_errors=setup_errors, workers=workers)
 
 
 def _get(q, deadline: float, what: str):

@@ -2,6 +2,7 @@
 
 import io
 import json
+import os
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -34,6 +35,11 @@ def test_two_tables_play_hands_over_real_sockets_and_report_json():
         "errors", "error_codes", "dropped", "unanswered", "lost", "commands")}
     assert result["latency_ms"]["p50"] <= result["latency_ms"]["p99"] <= result["latency_ms"]["max"]
     assert any("daphne" in p["name"] for p in result["servers"])
+    # The machine's CPU over the window holds at least the CPU of the processes it watched (the daphne serving the
+    # tables) and the load generator's own, and no more than every core.
+    watched = sum(p.get("cpu_percent", 0) for p in result["servers"]) + result["generator"]["cpu_percent"]
+    assert 0.9 * watched <= result["machine"]["cpu_percent"] <= 100 * os.cpu_count() + 5
+    assert 0 <= result["machine"]["steal_percent"] <= result["machine"]["cpu_percent"]
     # Its rooms are closed again: every chip went home.
     assert not Room.objects.filter(status=Room.Status.OPEN).exists()
 
