@@ -66,6 +66,8 @@ test-long: $(STAMP) browser catalogs
 # writes docs/bench-latest.md. About 30 minutes; the machine should be otherwise quiet.
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	@# stress-ng: the neighbour's load of `bench.py --stress` and `ab.py --stress`
+	@command -v stress-ng >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq stress-ng >/dev/null)
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
 # The deployment's topology as separate nodes on this machine (network namespaces, nginx routing each room to one

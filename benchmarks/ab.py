@@ -1,7 +1,7 @@
 """Before/after check of one change: `bench.py --quick` on two git revisions, alternated, each run on a fresh
 bench database, and one table of the figures.
 
-    python benchmarks/ab.py BEFORE AFTER [--pairs 2] [--tables 500] [--seconds 30] [--layer pubsub]
+    python benchmarks/ab.py BEFORE AFTER [--pairs 2] [--tables 500] [--seconds 30] [--layer pubsub] [--stress 50]
 
 Each revision is checked out once into a worktree of its own (.bench/ab/<rev>, detached, removed at the end)
 and runs with the Python that runs ab.py: the servers import the worktree's code (their working directory comes
@@ -13,6 +13,10 @@ Run it with a Python that has the dependencies but not this project installed: t
 the project editable, and its import hook would fill a module that an older revision lacks from this checkout.
     python -m venv /tmp/bench-venv && /tmp/bench-venv/bin/pip install '.[dev,bench]' && \
         /tmp/bench-venv/bin/pip uninstall -y halfpoint && /tmp/bench-venv/bin/python benchmarks/ab.py ...
+
+With `--stress PERCENT` each pair is run a second time beside a neighbour's load that the bench starts itself
+(bench.py --stress: stress-ng keeping every core PERCENT % busy, what it took reported), and the p99 under that load
+is printed for both revisions: a shared production host's tail, where a command's cost shows first.
 
 The machine should be otherwise quiet: the figures of a 2-core machine shared with anything else measure that
 anything else. bench.py waits for the load average to fall before each run, and the table shows it.
@@ -55,10 +59,12 @@ def fresh_database() -> None:
         subprocess.run([*args[:1], "--if-exists", *args[1:]] if cmd == "dropdb" else args, check=True)
 
 
-def one_run(tree: Path, a) -> dict:
+def one_run(tree: Path, a, stress: int = 0) -> dict:
     fresh_database()
     cmd = [sys.executable, "benchmarks/bench.py", "--quick", "--tables", str(a.tables), "--seconds", str(a.seconds),
            "--layers", a.layer, "--no-doc"]
+    if stress:
+        cmd += ["--stress", str(stress)]
     print(f"[ab] {tree.name}: {' '.join(cmd[1:])}", flush=True)
     subprocess.run(cmd, cwd=tree, check=True)
     return json.loads((tree / ".bench" / "results.json").read_text())[-1]
@@ -74,8 +80,10 @@ def row(label: str, r: dict) -> tuple[str, dict]:
     }
     figures["per_cps"] = figures["machine"] / figures["cps"] if figures["cps"] else float("nan")
     per_process = "/".join(f"{p.get('cpu_percent', 0):.0f}" for p in daphne)
+    stress = r.get("stress")
+    took = f"{stress['cpu_percent']:.0f}" if stress else "-"
     line = (f"| {label} | {figures['p99']:,.1f} | {figures['machine']:.0f} | {per_process} | {figures['cps']} | "
-            f"{figures['per_cps']:.2f} | {r['errors']} | {r['lost']} | {r['load_before']} |")
+            f"{figures['per_cps']:.2f} | {took} | {r['errors']} | {r['lost']} | {r['load_before']} |")
     return line, figures
 
 
@@ -96,17 +104,22 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=500)
     p.add_argument("--seconds", type=float, default=30)
     p.add_argument("--layer", default="pubsub")
+    p.add_argument("--stress", type=int, default=0, metavar="PERCENT",
+                   help="also run each pair beside stress-ng keeping every core PERCENT %% busy")
     p.add_argument("--keep", action="store_true", help="keep the worktrees")
     a = p.parse_args()
     trees = {"before": worktree(a.before), "after": worktree(a.after)}
-    lines, figures = [], {"before": [], "after": []}
+    loads = [0, a.stress] if a.stress else [0]
+    lines, figures = [], {(side, load): [] for side in ("before", "after") for load in loads}
     try:
         for i in range(1, a.pairs + 1):
-            for side in ("before", "after"):
-                line, f = row(f"{side} {i}", one_run(trees[side], a))
-                lines.append(line)
-                figures[side].append(f)
-                print(line, flush=True)
+            for load in loads:
+                for side in ("before", "after"):
+                    label = f"{side} {i}" + (f", stress {load} %" if load else "")
+                    line, f = row(label, one_run(trees[side], a, load))
+                    lines.append(line)
+                    figures[side, load].append(f)
+                    print(line, flush=True)
     finally:
         if not a.keep:
             for tree in trees.values():
@@ -114,15 +127,17 @@ def main() -> None:
             shutil.rmtree(TREES, ignore_errors=True)
     print(f"\n`bench.py --quick --tables {a.tables} --seconds {a.seconds:g} --layers {a.layer}`, "
           f"before {a.before}, after {a.after}, alternated, each on a fresh database:\n")
-    print("| run | p99 ms | machine CPU % | daphne CPU % | commands/s | machine CPU % per command/s | errors | lost "
-          "| load before |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| run | p99 ms | machine CPU % | daphne CPU % | commands/s | machine CPU % per command/s "
+          "| stress-ng took % | errors | lost | load before |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(lines))
     print()
-    for key, label in (("p99", "p99 ms"), ("per_cps", "machine CPU % per command/s"), ("daphne", "daphne CPU %")):
-        b = statistics.median(f[key] for f in figures["before"])
-        after = statistics.median(f[key] for f in figures["after"])
-        print(f"median {label}: before {b:,.2f}, after {after:,.2f}")
+    for load in loads:
+        where = f"beside stress-ng at {load} % a core (its CPU is in the machine's)" if load else "quiet"
+        for key, label in (("p99", "p99 ms"), ("per_cps", "machine CPU % per command/s"), ("daphne", "daphne CPU %")):
+            b = statistics.median(f[key] for f in figures["before", load])
+            after = statistics.median(f[key] for f in figures["after", load])
+            print(f"{where}, median {label}: before {b:,.2f}, after {after:,.2f}")
 
 
 if __name__ == "__main__":
