@@ -46,7 +46,8 @@ async def test_tv_frames_hold_only_consenting_challengers_cards_one_version_late
         await catch_up(tabs.values(), room)
         for tab in tabs.values():
             await tab.drain()
-        assert len(tabs["finn"].events("hand_over")) >= hands
+        assert len(tabs["finn"].events("hand_over")) >= hands, [
+            (text[:300]) for tab in players for text, frame in tab.frames[-3:] if frame["type"] == "error"]
     finally:
         await close_all(tabs.values())
 
