@@ -269,6 +269,8 @@ class Runner:
         load = wait_quiet(self.a.quiet_load, self.a.quiet_wait)
         cmd = [PY, "manage.py", "loadtest", "--url", stack.urls, "--tables", str(tables), "--seconds", str(seconds),
                "--rate", rate, "--json", "--workers", str(self.a.workers), "--warmup", str(self.a.warmup)]
+        if self.a.by_room:
+            cmd.append("--by-room")
         if bare:
             cmd += ["--bare", "--payload", str(payload)]
         else:
@@ -542,6 +544,8 @@ def main() -> None:
     p.add_argument("--quick", action="store_true",
                    help="only HalfPoint's runs at --tables on the first layer, with a profile of the first: a "
                         "before/after check of a change (no saturation search, no bare relay, no doc)")
+    p.add_argument("--by-room", action="store_true",
+                   help="every seat of a table on one daphne process (loadtest --by-room), as nginx hashing rooms")
     p.add_argument("--stress", type=int, default=0, metavar="PERCENT",
                    help="a neighbour's load during every run: stress-ng keeping each core PERCENT %% busy, reported")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",

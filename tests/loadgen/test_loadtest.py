@@ -82,6 +82,17 @@ def test_several_servers_in_one_url_or_repeated():
     assert [t.ws for t in targets] == ["ws://127.0.0.1:8101", "ws://localhost:8102", "ws://[::1]:8103"]
 
 
+def test_a_tables_seats_go_round_the_servers_or_by_room_all_to_the_tables_own():
+    from loadgen.management.commands.loadtest import Command
+
+    targets = parse_targets(["ws://127.0.0.1:8101,ws://127.0.0.1:8102"])
+    ports = {by_room: [[ws.rsplit(":", 1)[1] for ws, _http, _c in Command._seats(targets, t, [None] * 4, by_room)]
+                       for t in range(3)] for by_room in (False, True)}
+    assert ports[False] == [["8101", "8102", "8101", "8102"], ["8102", "8101", "8102", "8101"],
+                            ["8101", "8102", "8101", "8102"]]
+    assert ports[True] == [["8101"] * 4, ["8102"] * 4, ["8101"] * 4]
+
+
 def test_percentiles_are_nearest_rank():
     values = sorted(float(x) for x in range(1, 101))
     assert (percentile(values, 50), percentile(values, 99), percentile(values, 100)) == (50.0, 99.0, 100.0)

@@ -65,6 +65,10 @@ class Command(BaseCommand):
         parser.add_argument("--reconnect", action="store_true",
                             help="open a dropped socket again and report each table's recovery (a server killed on "
                                  "purpose, benchmarks/nodes.py)")
+        parser.add_argument("--by-room", action="store_true",
+                            help="every seat of a table on one server (the table's server: tables go round the "
+                                 "servers), as a proxy that routes each room's sockets to one process; without it "
+                                 "a table's seats go round the servers, as a proxy balancing connections does")
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, **o):
@@ -92,7 +96,7 @@ class Command(BaseCommand):
         n, rooms = o["tables"], []
         try:
             if o["bare"]:
-                tables = [TablePlan(code=f"{i:04d}", seats=self._seats(targets, i, [None] * SEATS))
+                tables = [TablePlan(code=f"{i:04d}", seats=self._seats(targets, i, [None] * SEATS, o["by_room"]))
                           for i in range(n)]
             else:
                 closed = setup.close_pool_rooms()
@@ -105,7 +109,7 @@ class Command(BaseCommand):
                 for i, room in enumerate(rooms):
                     seated = users[i * SEATS:(i + 1) * SEATS]
                     tables.append(TablePlan(code=room.code, buy_in=room.buy_in_max,
-                                            seats=self._seats(targets, i, [cookies[u.pk] for u in seated])))
+                                            seats=self._seats(targets, i, [cookies[u.pk] for u in seated], o["by_room"])))
             plan = Plan(tables=tables, seconds=o["seconds"], rate=rate(o["rate"]), bare=o["bare"],
                         payload=o["payload"], cookie_name=settings.SESSION_COOKIE_NAME, seed=o["seed"],
                         warmup=o["warmup"], reconnect=o["reconnect"])
@@ -123,8 +127,8 @@ class Command(BaseCommand):
             self.stdout.write(format_report(result, result["urls"]))
 
     @staticmethod
-    def _seats(targets, table: int, cookies: list) -> list:
+    def _seats(targets, table: int, cookies: list, by_room: bool = False) -> list:
         # Seats of one table on different servers when there are several: every command crosses processes
-        # through the channel layer, as behind a load balancer.
-        return [(targets[(table + s) % len(targets)].ws, targets[(table + s) % len(targets)].http, cookie)
-                for s, cookie in enumerate(cookies)]
+        # through the channel layer, as behind a load balancer. `by_room`: all on the table's own server.
+        servers = [targets[(table if by_room else table + s) % len(targets)] for s in range(len(cookies))]
+        return [(server.ws, server.http, cookie) for server, cookie in zip(servers, cookies, strict=True)]
