@@ -37,6 +37,9 @@ from pathlib import Path
 import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from loadgen.processes import ProcessWatch, with_children  # noqa: E402  (psutil only: no Django here)
+
 PY = sys.executable
 OUT = ROOT / ".bench"
 DOC = ROOT / "docs" / "bench-latest.md"  # generated whole; docs/performance.md links to it
@@ -174,32 +177,23 @@ class Stack:
 class Stress:
     """A neighbour's load for one run (`--stress PERCENT`): stress-ng keeping every core PERCENT % busy (its
     `--cpu-load`, a duty cycle), started before the load test and stopped after it. What it really took over the
-    run is measured (`stop`), not assumed: beside our processes it gets less than it asks for."""
+    run is measured (`stop`, with the load generator's ProcessWatch), not assumed: beside our processes it gets less
+    than it asks for."""
 
     def __init__(self, percent: int):
         self.percent, self.cores = percent, os.cpu_count() or 1
         self.proc = subprocess.Popen(["stress-ng", "--cpu", str(self.cores), "--cpu-load", str(percent), "--quiet"],
                                      start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)  # its workers started
-        self.procs = [psutil.Process(self.proc.pid), *psutil.Process(self.proc.pid).children(recursive=True)]
-        self.pids = [p.pid for p in self.procs]
-        self.cpu0, self.t0 = self._cpu(), time.monotonic()
-
-    def _cpu(self) -> float:
-        total = 0.0
-        for p in self.procs:
-            with contextlib.suppress(psutil.Error):
-                t = p.cpu_times()
-                total += t.user + t.system
-        return total
+        self.pids = with_children({self.proc.pid})
+        self.watch = ProcessWatch(self.pids)
 
     def stop(self) -> dict:
-        used, elapsed = self._cpu() - self.cpu0, time.monotonic() - self.t0
+        took = sum(p.get("cpu_percent", 0) for p in self.watch.report())
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGTERM)
         self.proc.wait(timeout=30)
-        return {"asked_percent": self.percent, "cores": self.cores,
-                "cpu_percent": round(100 * used / max(elapsed, 1e-9), 1)}
+        return {"asked_percent": self.percent, "cores": self.cores, "cpu_percent": round(took, 1)}
 
 
 def busy_others(exclude: set[int]) -> list[str]:
@@ -277,26 +271,31 @@ class Runner:
             cmd += ["--pids", ",".join(map(str, stack.pids("worker") + stack.pids("beat")))]
         log(f"{label}: {' '.join(cmd[1:])}  (load average {load:.2f})")
         stress = Stress(self.a.stress) if self.a.stress else None
-        spy = None
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        errors: list[str] = []
-        measuring = threading.Event()
+        stressed = None
+        try:
+            spy = None
+            proc = subprocess.Popen(cmd, cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True)
+            errors: list[str] = []
+            measuring = threading.Event()
 
-        def follow():  # the loadtest's progress lines, echoed; "measuring" opens the window
-            for line in proc.stderr:
-                errors.append(line)
-                log("  | " + line.rstrip())
-                if "measuring" in line:
-                    measuring.set()
+            def follow():  # the loadtest's progress lines, echoed; "measuring" opens the window
+                for line in proc.stderr:
+                    errors.append(line)
+                    log("  | " + line.rstrip())
+                    if "measuring" in line:
+                        measuring.set()
 
-        reader = threading.Thread(target=follow, daemon=True)
-        reader.start()
-        if profile and py_spy() and self._wait_for(measuring, proc):
-            spy = self._profile(stack.pids("daphne")[0], seconds)
-        stdout = proc.stdout.read()
-        proc.wait(timeout=3600)
-        reader.join(timeout=10)
-        stressed = stress.stop() if stress is not None else None
+            reader = threading.Thread(target=follow, daemon=True)
+            reader.start()
+            if profile and py_spy() and self._wait_for(measuring, proc):
+                spy = self._profile(stack.pids("daphne")[0], seconds)
+            stdout = proc.stdout.read()
+            proc.wait(timeout=3600)
+            reader.join(timeout=10)
+        finally:
+            if stress is not None:  # never left running after a failed run
+                stressed = stress.stop()
         if proc.returncode != 0:
             raise RuntimeError("loadtest failed:\n" + "".join(errors)[-3000:])
         r = json.loads(stdout)

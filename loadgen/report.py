@@ -16,7 +16,7 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 def merge(plan: Plan, results: list[dict], *, servers: list[dict], setup_seconds: float, setup_errors: Counter,
-          workers: int, machine: dict | None = None) -> dict:
+          workers: int, machine: dict) -> dict:
     """The workers' results as one report. `machine`: the whole machine's CPU over the measured window
     (processes.ProcessWatch.machine)."""
     lat = sorted(x for r in results for x in r["latencies"])
