@@ -125,6 +125,11 @@ def spectator_remove(*, room_id: int, user, target) -> None:
     cannot watch again while the room is open. Raises GameError and changes nothing when the room is closed, the user
     is not the host (`not_host`), `target` is not a user id (`bad_user`), is the host (`remove_self`), seated
     (`seated`: a seat is removed with `kick`) or not watching (`not_watching`)."""
+    # Who watches is read before the table's lock: watchers.py writes the cache while holding its own lock, and on
+    # the embedded defaults the cache is a table of the same SQLite file, whose one write lock the table's
+    # transaction holds. Taking watchers' lock inside that transaction waited on a thread that waited on it, until
+    # SQLite's 20 s timeout. The slots are read without a lock anyway; the host's removal itself is under the lock.
+    found = watchers.watching(room_id)
     with transaction.atomic():
         run = _locked(room_id)
         _host(run, user)
@@ -134,13 +139,13 @@ def spectator_remove(*, room_id: int, user, target) -> None:
             raise GameError("remove_self", _("You host this room: you cannot remove yourself."))
         if str(target) in run.meta["users"]:
             raise GameError("seated", _("This player has a seat: remove the seat instead."))
-        if target not in _watching(room_id, run.meta):
+        if target not in _watching(room_id, run.meta, found):
             raise GameError("not_watching", _("Nobody of that id is watching."))
         # Their sockets close on the room's frame, each dropping out of its process's spectators (watchers.py); the
         # count leaves them out from now on.
         run.meta["watch_removed"] = [*run.meta.get("watch_removed", []), target]
         Table.objects.filter(pk=room_id).update(meta=run.meta)
-        frame = _spectators_frame(_watching(room_id, run.meta))
+        frame = _spectators_frame(_watching(room_id, run.meta, found))
         transaction.on_commit(lambda: broadcast.room_frame(room_id, {"type": "spectator_removed", "user": target}))
         transaction.on_commit(lambda: broadcast.room_frame(room_id, frame))
 

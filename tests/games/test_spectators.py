@@ -2,11 +2,15 @@
 the face-down cards of the challengers who agree, one action late and from the hand after their answer; a withdrawal
 hides them at once; the host counts, removes and shuts out spectators; every refusal changes nothing."""
 
+import traceback
+
 import pytest
+from django.db import connection
 from django.db.models import QuerySet
 
 from games import services
 from games.models import Room, Table, TvConsent
+from games.services import watchers
 from tests.games.conftest import acked, make_player
 from tests.games.sockets import Closed, Tab, catch_up, close_all, db, seated_table, sensible_move
 
@@ -310,3 +314,42 @@ async def test_spectators_come_and_go_without_a_write_of_the_table_and_the_count
         assert "watchers" not in (await db(Table.objects.get)(pk=room.pk)).meta
     finally:
         await close_all(tabs.values())
+
+
+class _CheckedLock:
+    """watchers.py's lock, recording every acquire made inside a transaction of the acquiring thread."""
+
+    def __init__(self, lock, inside: list):
+        self.lock, self.inside = lock, inside
+
+    def __enter__(self):
+        if connection.in_atomic_block:
+            self.inside.append("".join(traceback.format_stack(limit=6)))
+        return self.lock.__enter__()
+
+    def __exit__(self, *exc):
+        return self.lock.__exit__(*exc)
+
+
+async def test_the_spectators_lock_is_never_taken_inside_a_transaction(cast, no_resync, monkeypatch):
+    """watchers.py writes the cache holding its lock; on the defaults that cache is a table of the SQLite file whose
+    one write lock a table's transaction holds, so a transaction that waited for the lock deadlocked with it until
+    SQLite's timeout. A spectator's paths are walked: open, count, removal refused and done, the beat, close."""
+    inside = []
+    monkeypatch.setattr(watchers, "_lock", _CheckedLock(watchers._lock, inside))
+    room, tabs = await tv_room(cast, spectators="public")
+    alice = tabs["alice"]
+    gus = await db(make_player)("gus")
+    try:
+        gus_tab = Tab(gus, room.code)
+        await gus_tab.open()
+        await refused(alice, {"type": "spectator_remove", "target": 999999}, "not_watching", room)
+        await alice.send({"type": "spectator_remove", "target": gus.pk})
+        assert (await alice.reply("spectator_removed"))["user"] == gus.pk
+        with pytest.raises(Closed):
+            await gus_tab.reply("nothing")
+        await db(watchers.watch_beat)()
+        assert inside == [], inside[0]
+    finally:
+        await close_all([*tabs.values(), gus_tab])
+    assert inside == [], inside[0]
