@@ -3,6 +3,7 @@ and the allowed Origin, JSON frames both ways, against config.asgi.application; 
 from the view their socket received. Helpers only: the socket's tests are tests/games/test_socket_*.py."""
 
 import asyncio
+import faulthandler
 import json
 import time
 from collections import deque
@@ -81,13 +82,23 @@ class Tab:
     async def next(self, timeout: float = WAIT, *, keep: tuple[str, ...] = ()) -> dict:
         """The next frame; a frame of PASSED_OVER only when its type is in `keep`."""
         while True:
-            out = self.ahead.pop(0) if self.ahead else await self.comm.receive_output(timeout)
+            out = self.ahead.pop(0) if self.ahead else await self._receive(timeout)
             if out["type"] == "websocket.close":
                 self.closed = out.get("code", 1000)
                 raise Closed(self.closed)
             frame = self._read(out["text"])
             if frame["type"] not in PASSED_OVER or frame["type"] in keep:
                 return frame
+
+    async def _receive(self, timeout: float) -> dict:
+        """The socket's next output. A wait that runs out dumps every thread's stack (in the test's captured stderr):
+        a frame that never comes is a server stuck somewhere, most often a database thread waiting on a lock."""
+        try:
+            return await self.comm.receive_output(timeout)
+        except TimeoutError as e:
+            faulthandler.dump_traceback(all_threads=True)
+            last = [f.get("type") for _t, f in self.frames[-5:]]
+            raise TimeoutError(f"{self.user}'s socket: nothing for {timeout} s after frames {last}") from e
 
     def _read(self, text: str) -> dict:
         frame = json.loads(text)
