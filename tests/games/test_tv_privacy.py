@@ -27,6 +27,11 @@ async def test_tv_frames_hold_only_consenting_challengers_cards_one_version_late
     players = [tabs[n] for n in ("alice", "bob", "chen", "dara")]
     try:
         await sit_and_start(tabs, room, ("alice", "bob", "chen", "dara"), 1000)
+        # Every player agrees at first, so the scan has consenting cards to check from the second hand on whatever
+        # the deals; the walk then gives, refuses and withdraws at random.
+        for tab in players:
+            await tab.send({"type": "tv_consent", "on": True})
+            assert (await tab.reply("tv_consent", "error"))["type"] == "tv_consent"
         for _step in range(hands * 40):
             if len(tabs["finn"].events("hand_over")) >= hands:
                 break
