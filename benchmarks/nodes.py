@@ -38,7 +38,7 @@ import psutil
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import stop_groups  # noqa: E402
+from bench import machine, stop_groups  # noqa: E402
 from netns import HOST_IP, NODE_PORT, Network, nginx_config, node_ip  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -322,6 +322,7 @@ def measure(a, count: int, results: dict) -> None:
 def summary(results: dict, a) -> str:
     lines = [f"# `make bench-nodes` ({datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load average before the first run "
              f"{results['load']})", "",
+             f"Machine: {results['machine']['cores']} cores ({results['machine']['cpu']})", "",
              "| nodes | run | tables | commands/s | p50 ms | p99 ms | errors | lost | daphne CPU % | worker CPU % "
              "| node CPU ms/command | PostgreSQL cores | PG CPU ms/command | commits/command |", "|" + "---|" * 14]
     for count, out in results.items():
@@ -398,7 +399,8 @@ def main() -> None:
         run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DB_NAME])
     run([PY, "manage.py", "migrate", "--noinput"], env=stack_env("127.0.0.1"))
     run([PY, "manage.py", "collectstatic", "--noinput"], env=stack_env("127.0.0.1"))
-    results: dict = {"load": round(os.getloadavg()[0], 2), "settings": {
+    # The CPU's model with the figures: a command's CPU differs by more than half between the machines of one kind.
+    results: dict = {"load": round(os.getloadavg()[0], 2), "machine": machine(), "settings": {
         k: psql(f"SHOW {k}", db="postgres")[0][0] for k in ("server_version", "synchronous_commit", "fsync")}}
     for count in [int(x) for x in a.nodes.split(",")]:
         measure(a, count, results)

@@ -185,3 +185,14 @@ def test_loadtest_reconnects_through_nginx_when_a_tables_server_is_killed(tmp_pa
 def test_cpu_per_command():
     assert cpu_ms_per_command(50.0, 100.0) == 5.0  # half a core for 100 commands/s: 5 ms each
     assert cpu_ms_per_command(10.0, 0) is None
+
+
+def test_the_summary_names_the_machines_cpu():
+    """A command's CPU differs by more than half between machines of one kind: the figures carry the CPU's model."""
+    from nodes import summary
+
+    results = {"load": 0.4, "machine": {"cores": 2, "cpu": "AMD EPYC"},
+               "settings": {"server_version": "15", "synchronous_commit": "on", "fsync": "on"}}
+    text = summary(results, None)
+    assert "load average before the first run 0.4" in text
+    assert "Machine: 2 cores (AMD EPYC)" in text.splitlines()[2]
