@@ -63,7 +63,8 @@ test-long: $(STAMP) browser catalogs
 	$(BIN)/pytest -m "stack or soak"
 
 # The production-like stack on this machine (PostgreSQL, Redis, 2 daphne, Celery), measured under load;
-# writes docs/bench-latest.md. About 45 minutes (50 to 1000 tables; 2000 first logins take 4 of them); the machine should be otherwise quiet.
+# writes docs/bench-latest.md. 45 to 50 minutes (50 to 1000 tables; 2000 first logins take 4 of them);
+# the machine should be otherwise quiet.
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	@# stress-ng: the neighbour's load of `bench.py --stress` and `ab.py --stress`
