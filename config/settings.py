@@ -173,8 +173,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_POOL = "threads"
 CELERY_WORKER_CONCURRENCY = 4
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-# The sweeper applies whatever a lost or late task left overdue (games/tasks.py).
-CELERY_BEAT_SCHEDULE: dict = {"games-sweep": {"task": "games.sweep", "schedule": 3.0},
+# The sweeper applies whatever a lost or late task left overdue, and arms the wakes coming within
+# GAMES_WAKE_HORIZON_SECONDS (games/tasks.py).
+GAMES_SWEEP_SECONDS = 3.0
+CELERY_BEAT_SCHEDULE: dict = {"games-sweep": {"task": "games.sweep", "schedule": GAMES_SWEEP_SECONDS},
                               "games-distribution": {"task": "games.distribution_refresh", "schedule": 3600.0}}
 CELERY_TIMEZONE = "UTC"
 
@@ -315,6 +317,10 @@ PUSH_SERVICE_HOSTS = env_list("PUSH_SERVICE_HOSTS", "fcm.googleapis.com,updates.
 # --- Live tables (games/) ---------------------------------------------------------------
 GAMES_BOT_SECONDS = float(os.environ.get("GAMES_BOT_SECONDS", "1.0"))  # a bot's human-like pause
 GAMES_NEXT_HAND_SECONDS = float(os.environ.get("GAMES_NEXT_HAND_SECONDS", "6.0"))  # time to read the results
+# A table's wake further off than this gets no Celery task yet: a turn's timer is mostly beaten by the player, and a
+# task sent for it would be one more for nothing. The beat sweeper (every GAMES_SWEEP_SECONDS) arms each wake once it
+# comes within this horizon (games/services/clock.py, `sweep`): keep it well above GAMES_SWEEP_SECONDS.
+GAMES_WAKE_HORIZON_SECONDS = float(os.environ.get("GAMES_WAKE_HORIZON_SECONDS", "10.0"))
 # A seat away this long leaves the table and its chips go back to the wallet (docs/rules.md, "Away").
 GAMES_AWAY_RELEASE_MINUTES = int(os.environ.get("GAMES_AWAY_RELEASE_MINUTES", "10"))
 # How often each web process checks that its connections saw the latest table version (repairs a lost

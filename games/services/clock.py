@@ -1,5 +1,6 @@
 """What the clock does (games/tasks.py runs it): `table_wake` applies the one thing due at a table, once,
-and `sweep` wakes every table whose wake time has passed. Above moves.py and save.py.
+and `sweep` wakes every table whose wake time has passed and arms those coming within the horizon. Above moves.py
+and save.py.
 """
 
 import logging
@@ -7,6 +8,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.engine import EngineError
@@ -15,7 +17,7 @@ from games.services.due import _wake_at
 from games.services.errors import GameError
 from games.services.moves import _due
 from games.services.run import _dt, _locked, _Run
-from games.services.save import _arm, _save
+from games.services.save import _arm, _save, wake_armed
 
 logger = logging.getLogger(__name__)
 
@@ -77,9 +79,33 @@ def _rearm(run: _Run, stored: tuple) -> None:
 
 
 def sweep(*, grace_seconds: float = 2.0) -> list[tuple[int, str]]:
-    """Apply everything overdue (a lost or late task, a worker that died holding one). Run by beat."""
-    cutoff = timezone.now() - timezone.timedelta(seconds=grace_seconds)
+    """Apply everything overdue (a lost or late task, a worker that died holding one), then arm the wakes that
+    came within the horizon with no task on its way (`arm_near`). Run by beat."""
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=grace_seconds)
     due = list(Table.objects.filter(wake_at__lt=cutoff, room__status=Room.Status.OPEN)
                .order_by("wake_at").values_list("pk", "version")[:500])
-    return [(room_id, table_wake(room_id=room_id, version=version)) for room_id, version in due]
+    done = [(room_id, table_wake(room_id=room_id, version=version)) for room_id, version in due]
+    arm_near(timezone.now())
+    return done
+
+
+def arm_near(now) -> list[int]:
+    """Send the task of every open table whose wake comes between `now` and `now` + GAMES_WAKE_HORIZON_SECONDS with
+    none on its way: `_arm` sends none for a wake further off. A task is on its way when `wake_sent_at` is between
+    now and the wake; one in the past was taken or lost. Each table is claimed by a compare-and-set on its row, so
+    a command committing meanwhile (its own `_arm`) or a second sweeper never sends a second task. Returns the
+    rooms armed."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return []  # eager mode runs every wake at once: nothing waits
+    horizon = now + timedelta(seconds=settings.GAMES_WAKE_HORIZON_SECONDS)
+    unsent = Q(wake_sent_at__isnull=True) | Q(wake_sent_at__lt=now - timedelta(seconds=PENDING_SLACK)) \
+        | Q(wake_sent_at__gt=F("wake_at"))
+    near = Table.objects.filter(unsent, wake_at__gte=now, wake_at__lte=horizon, room__status=Room.Status.OPEN)
+    armed = []
+    for room_id, version, wake_at in near.order_by("wake_at").values_list("pk", "version", "wake_at")[:500]:
+        if Table.objects.filter(unsent, pk=room_id, wake_at=wake_at).update(wake_sent_at=wake_at):
+            wake_armed.send(None, room_id=room_id, version=version, wake_at=wake_at)
+            armed.append(room_id)
+    return armed
 

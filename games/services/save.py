@@ -5,6 +5,7 @@ Above due.py: it builds on run.py and store.py, and nothing in the package below
 """
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -111,15 +112,20 @@ def _arm(run: _Run, version: int) -> None:
     (docs/performance.md). A new task goes out only when the wake comes before the pending one, or when the
     pending one's time has passed (it is running, or it was lost with a worker). The pending task, when it
     finds nothing due yet, re-arms for the table's real wake time (clock.py, `table_wake`, `pending=True`).
+    A wake further off than GAMES_WAKE_HORIZON_SECONDS (a turn's timer, which the player mostly beats) gets no task
+    here: the beat sweeper sends it once it comes within the horizon (clock.py, `sweep`), so a worker does not hold
+    a task for every turn in play, and a command that beats the timer costs no task at all.
     Eager mode (tests) runs each wake at once, so nothing is ever pending there."""
     table, wake = run.table, run.table.wake_at
     if wake is None:
         return
     eager = settings.CELERY_TASK_ALWAYS_EAGER
     if not eager:
-        sent = table.wake_sent_at
-        if sent is not None and _dt(run.now) < sent <= wake:
+        sent, now = table.wake_sent_at, _dt(run.now)
+        if sent is not None and now < sent <= wake:
             return  # the pending task comes first and re-arms
+        if wake > now + timedelta(seconds=settings.GAMES_WAKE_HORIZON_SECONDS):
+            return  # far off, most likely beaten by a command: the sweeper arms it within the horizon (clock.py)
         table.wake_sent_at = wake
     room_id = table.pk
     transaction.on_commit(lambda: wake_armed.send(None, room_id=room_id, version=version, wake_at=wake))

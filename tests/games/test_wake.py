@@ -1,6 +1,7 @@
 """One pending wake task per table (games/services/save.py, `_arm`): commands that move the deadline later send no
 task; the pending task re-arms when it comes early, applies what is due once when it comes on time, and a
-wake that must come sooner, or a pending task that never ran, gets a new task.
+wake that must come sooner, or a pending task that never ran, gets a new task. A wake beyond the horizon
+(GAMES_WAKE_HORIZON_SECONDS) gets its task only from the sweeper, once it comes within it (clock.py, `arm_near`).
 
 Celery is not eager here: the task a command would send is recorded (with its ETA) instead of queued, and
 the test delivers it by calling the service as the worker would."""
@@ -10,6 +11,9 @@ from datetime import timedelta
 import pytest
 
 from games import selectors, services, tasks
+from games.models import Table
+from games.services import clock as wake_clock
+from games.services.run import _dt
 from tests.games.conftest import act, assert_holds_match_table, assert_ledger_clean, expire, state, table
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the tasks go out on commit
@@ -17,8 +21,10 @@ pytestmark = pytest.mark.django_db(transaction=True)  # the tasks go out on comm
 
 @pytest.fixture
 def sent(settings, monkeypatch):
-    """The wake tasks sent to the broker: (args, kwargs, eta)."""
+    """The wake tasks sent to the broker: (args, kwargs, eta). The horizon takes in these tests' 600 s timers: the
+    rules of the one pending task are the same for every wake within it (the horizon's own tests narrow it)."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.GAMES_WAKE_HORIZON_SECONDS = 3600
     out = []
     monkeypatch.setattr(tasks.table_wake, "apply_async",
                         lambda args, kwargs=None, eta=None: out.append((args, kwargs, eta)))
@@ -168,6 +174,88 @@ def test_a_hand_the_engine_refuses_to_start_waits_for_the_table_to_change(cast, 
     assert state(room)["phase"] == "betting"
     assert_ledger_clean()
     assert_holds_match_table(room)
+
+
+@pytest.fixture
+def horizon(settings):
+    settings.GAMES_WAKE_HORIZON_SECONDS = 10
+    return 10
+
+
+def test_a_wake_beyond_the_horizon_gets_no_task_until_the_sweeper_finds_it_near(cast, clock, sent, horizon):
+    room, users = playing_table(cast, clock, sent)
+    far = table(room)
+    assert far.wake_at > _dt(clock()) + timedelta(seconds=500)  # the 600 s turn timer: no task for it
+    assert far.wake_sent_at is None and sent[-1][2] < far.wake_at
+    count = len(sent)
+
+    assert wake_clock.arm_near(_dt(clock())) == []  # not near yet
+    clock.advance(far.wake_at.timestamp() - clock() - horizon - 1)
+    assert wake_clock.arm_near(_dt(clock())) == []  # a second outside the horizon
+    clock.advance(2)
+    assert wake_clock.arm_near(_dt(clock())) == [room.pk]
+    assert len(sent) == count + 1 and sent[-1] == ((room.pk,), {"pending": True}, far.wake_at)
+    assert table(room).wake_sent_at == far.wake_at
+    assert wake_clock.arm_near(_dt(clock())) == [] and len(sent) == count + 1  # on its way: never sent twice
+
+    assert deliver(room, clock, far.wake_at) == "timeout"
+    assert table(room).version == far.version + 1
+    assert_ledger_clean()
+
+
+def test_commands_that_beat_a_far_timer_send_no_task_for_it(cast, clock, sent, horizon, settings):
+    settings.GAMES_NEXT_HAND_SECONDS = 5
+    room, users = playing_table(cast, clock, sent)
+    count = len(sent)
+    while state(room)["phase"] == "playing":
+        clock.advance(3)
+        act(room, users[state(room)["hand"]["turn"][0]], "stand")
+    assert len(sent) == count + 1  # a whole hand of 600 s turns: one task, for the next hand in 5 s
+    t = table(room)
+    assert sent[-1][2] == t.wake_at == t.wake_sent_at <= _dt(clock()) + timedelta(seconds=5)
+
+
+def test_a_command_that_brings_the_wake_within_the_horizon_arms_it(cast, clock, sent, horizon):
+    room, users = playing_table(cast, clock, sent, act_seconds=8)
+    t = table(room)
+    assert t.wake_sent_at == t.wake_at == _dt(t.state["deadline"])  # 8 s: within the horizon, armed at once
+    assert sent[-1][2] == t.wake_at
+
+
+@pytest.mark.parametrize("sent_at, armed", [
+    (None, True),  # never sent (beyond the horizon when it was set)
+    (-30, True),  # a task for an earlier wake, taken or lost
+    (+60, True),  # a task due after the wake: too late for it
+    (0, False),  # the wake's own task, on its way
+])
+def test_the_sweeper_arms_a_near_wake_only_when_no_task_is_on_its_way(cast, clock, sent, horizon, sent_at, armed):
+    room, users = playing_table(cast, clock, sent)
+    wake = _dt(clock()) + timedelta(seconds=5)
+    Table.objects.filter(pk=room.pk).update(
+        wake_at=wake, wake_sent_at=None if sent_at is None else wake + timedelta(seconds=sent_at))
+    count = len(sent)
+    assert wake_clock.arm_near(_dt(clock())) == ([room.pk] if armed else [])
+    assert len(sent) == count + armed
+    assert table(room).wake_sent_at == (wake if armed else wake + timedelta(seconds=sent_at))
+
+
+def test_the_sweeper_arms_no_closed_room_and_no_wake_already_past(cast, clock, sent, horizon):
+    room, users = playing_table(cast, clock, sent)
+    Table.objects.filter(pk=room.pk).update(wake_at=_dt(clock()) - timedelta(seconds=1), wake_sent_at=None)
+    assert wake_clock.arm_near(_dt(clock())) == []  # past: the sweeper's overdue pass wakes it instead
+    Table.objects.filter(pk=room.pk).update(wake_at=_dt(clock()) + timedelta(seconds=5))
+    services.room_close(room_id=room.pk, by=cast["alice"])
+    count = len(sent)
+    assert wake_clock.arm_near(_dt(clock())) == [] and len(sent) == count
+
+
+def test_the_sweepers_beat_arms_a_near_wake(cast, clock, sent, horizon):
+    """`sweep`, as beat runs it, reads the real time: a wake 5 s from now with no task gets one."""
+    room, users = playing_table(cast, clock, sent)
+    wake = _dt(clock()) + timedelta(seconds=5)
+    Table.objects.filter(pk=room.pk).update(wake_at=wake, wake_sent_at=None)
+    assert services.sweep() == []  # nothing overdue
+    assert sent[-1] == ((room.pk,), {"pending": True}, wake) and table(room).wake_sent_at == wake
 
 
 def test_an_eager_wake_loop_fails_loudly_instead_of_hanging(monkeypatch):
