@@ -114,7 +114,8 @@ class Table(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)  # the engine's current deadline
     wake_at = models.DateTimeField(null=True, blank=True, db_index=True)  # next thing due; the sweeper reads it
     # The ETA of the one wake task a worker holds for this table (games/services/save.py, `_arm`): a command that
-    # moves the deadline later sends no new task; the pending one re-arms when it finds nothing due.
+    # moves the deadline later sends no new task; the pending one re-arms when it finds nothing due. A wake beyond
+    # GAMES_WAKE_HORIZON_SECONDS has none until beat's sweeper sends it (games/services/clock.py, `arm_near`).
     wake_sent_at = models.DateTimeField(null=True, blank=True)
     # Service bookkeeping kept under the same lock (games/services/run.py, "meta"): user -> seat ids,
     # seat -> hold ids, recent action ids, timeout streaks, away marks.
