@@ -79,8 +79,8 @@ def state_parts(rows: list[tuple[bytes, bytes]], *, rounds: int = 20, updates: i
     quoting the text into the statement, as Django's client-side cursor does). The engine's own copy of the state
     (`apply` works on a copy so that a refused command changes nothing) is given apart: an owner keeps it unless the
     engine changes its state in place. PostgreSQL (this machine's backend, None elsewhere): an UPDATE that writes
-    state and meta against one that writes only a version, each committed, on a scratch table with the row's
-    storage (LZ4)."""
+    state and meta against one that writes only a version, each committed, and a SELECT of them against one of the
+    version, on a scratch table with the row's storage (LZ4). PostgreSQL only: the encoding is psycopg's."""
     from psycopg import sql
 
     connection.ensure_connection()
@@ -147,6 +147,8 @@ def main() -> None:
     parser.add_argument("--state", action="store_true",
                         help="also what the whole state and meta cost a command (a table owner's ceiling)")
     a = parser.parse_args()
+    if a.state and connection.vendor != "postgresql":
+        parser.error("--state measures PostgreSQL's storage: set DATABASE_URL to a PostgreSQL database")
     settings.GAMES_BOT_SECONDS = 0
     settings.GAMES_NEXT_HAND_SECONDS = 0
     tasks.schedule_wake = lambda room_id, version, wake_at: None  # the wakes are run below, when nothing is to do
