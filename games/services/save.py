@@ -114,7 +114,7 @@ def _arm(run: _Run, version: int) -> None:
     finds nothing due yet, re-arms for the table's real wake time (clock.py, `table_wake`, `pending=True`).
     A wake further off than GAMES_WAKE_HORIZON_SECONDS (a turn's timer, which the player mostly beats) gets no task
     here: the beat sweeper sends it once it comes within the horizon (clock.py, `sweep`), so a worker does not hold
-    a task for every turn in play, and a command that beats the timer costs no task at all.
+    a task for every turn in play, and a move made before the timer's last GAMES_WAKE_HORIZON_SECONDS costs none.
     Eager mode (tests) runs each wake at once, so nothing is ever pending there."""
     table, wake = run.table, run.table.wake_at
     if wake is None:
