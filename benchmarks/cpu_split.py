@@ -1,19 +1,20 @@
 """Each kind of process's share of the machine over a window: ``python benchmarks/cpu_split.py [--delay S] WINDOW``.
 
-Reads every process's CPU time from /proc at the window's two edges and sums the difference by kind: daphne, the
+Reads every process's CPU time (psutil) at the window's two edges and sums the difference by kind: daphne, the
 Celery worker and beat, the load generator, PostgreSQL's backends, Redis, and the rest by their name. Run it beside
 a bench's measured window (the bench prints "measuring for"); divided by the commands a second it gives each
-kind's CPU a command (docs/performance.md, "Table ownership: its ceiling"). Linux only.
+kind's CPU a command (docs/performance.md, "Table ownership: its ceiling").
 """
 
 import argparse
-import os
 import time
 from collections import Counter
 
+import psutil
+
 
 def kind(name: str, cmdline: str) -> str:
-    """The kind of a process from its name (/proc/PID/stat) and its command line (arguments joined by spaces)."""
+    """The kind of a process from its name and its command line (arguments joined by spaces)."""
     if "celery" in cmdline and " worker" in cmdline:
         return "celery worker"
     if "celery" in cmdline and " beat" in cmdline:
@@ -31,21 +32,13 @@ def kind(name: str, cmdline: str) -> str:
 
 def sample() -> dict[tuple[int, str], float]:
     """CPU seconds (user + system) of every process now, by (pid, kind)."""
-    tick = os.sysconf("SC_CLK_TCK")
     out = {}
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
+    for proc in psutil.process_iter(["name", "cmdline", "cpu_times"]):
+        info = proc.info
+        if info["cpu_times"] is None:  # gone meanwhile, or not ours to read
             continue
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                stat = f.read()
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:  # gone meanwhile
-            continue
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
-        out[(int(pid), kind(name, cmdline))] = (int(fields[11]) + int(fields[12])) / tick
+        cmdline = " ".join(info["cmdline"] or ())
+        out[(proc.pid, kind(info["name"] or "", cmdline))] = info["cpu_times"].user + info["cpu_times"].system
     return out
 
 
