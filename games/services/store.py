@@ -92,7 +92,10 @@ def _lock_table_row(room_id: int) -> Table | None:
         values.append(value)
     table = Table.from_db(connection.alias, table_names, values[:len(table_names)])
     room = Room.from_db(connection.alias, room_names, values[len(table_names):])
-    table.room = room
+    # The forward cache only: `table.room = room` would also cache the table on the room, a reference cycle that
+    # left every command's Table, Room and parsed state (about a hundred containers) to the garbage collector
+    # instead of freeing them at once (docs/performance.md, "Garbage collection in the web process").
+    Table.room.field.set_cached_value(table, room)
     return table
 
 
