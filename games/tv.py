@@ -5,7 +5,8 @@ each consenting challenger's face-down cards, by hand (a split makes two), as {s
 they were at version v - 1, the table before the command that made v. So a card dealt by a command is shown from the
 next version on, once its owner has had the command after it to act; a spectator relaying cards to a player tells
 them nothing the table had not already moved past. Only challengers' cards show: never the banker's (their hidden
-card decides how every challenger plays), never the stock or the shoe, never a card not yet dealt, and nothing of a
+card decides how every challenger plays), none while the bank is bid for (the winner's first card becomes the
+banker's), never the stock or the shoe, never a card not yet dealt, and nothing of a
 hand before it is the current hand (a card of version v - 1 belongs to the hand then under way only).
 
 Consent is per player and per room, from the hand after the answer; a withdrawal hides that player's cards at once
@@ -26,6 +27,10 @@ def tv_lag(state: dict) -> dict | None:
     hand = state.get("hand")
     if not hand or hand.get("over"):
         return None
+    if state.get("phase") == "auction":
+        # The bidders' first cards (house-rules.md "The bank auction"): the winner keeps theirs face down as the
+        # banker's card, and until the bids close nobody knows who that is.
+        return {"hand": hand["no"], "cards": {}}
     banker = state.get("banker")
     cards = {owner: [[code for code, vis in ph["cards"] if vis != "up"] for ph in phs]
              for owner, phs in hand["hands"].items()

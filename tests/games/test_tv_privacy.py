@@ -101,3 +101,42 @@ async def test_tv_frames_hold_only_consenting_challengers_cards_one_version_late
 
     await db(assert_ledger_clean)()
     await db(assert_holds_match_table)(room)
+
+
+def test_nothing_is_shown_while_the_bank_is_bid_for(cast):
+    """With the bank auction each bidder holds a face-down first card while the bids are open, and the winner keeps
+    theirs as the banker's card: no `tv` frame shows any of them, in any version of the auction."""
+    from games import selectors, services
+    from games.models import Room
+    from tests.games.conftest import act, seat_of, state
+
+    finn = make_player("finn")
+    room = services.room_create(host=cast["alice"], preset="ten-half-auction", spectators="tv")
+    for name in ("alice", "bob", "chen"):
+        services.seat_take(room_id=room.pk, user=cast[name], buy_in=500)
+        services.tv_consent(room_id=room.pk, user=cast[name], on=True)  # counts from the first hand
+
+    def shown() -> dict:
+        return selectors.snapshot(Room.objects.get(pk=room.pk), finn)["tv"]["cards"]
+
+    act(room, cast["alice"], "start")
+    first = {seat_of(room, cast[n]): state(room)["hand"]["hands"][seat_of(room, cast[n])][0]["cards"]
+             for n in ("alice", "bob", "chen")}
+    assert state(room)["phase"] == "auction"
+    assert all(cards and all(vis != "up" for _c, vis in cards) for cards in first.values())  # dealt face down
+    seen = [shown()]
+    act(room, cast["alice"], "bid", mult=0)
+    seen.append(shown())
+    act(room, cast["chen"], "bid", mult=0)
+    seen.append(shown())
+    act(room, cast["bob"], "bid", mult=3)
+    bob = seat_of(room, cast["bob"])
+    assert state(room)["banker"] == bob and state(room)["phase"] == "betting"
+    seen.append(shown())
+    assert seen == [{}, {}, {}, {}]
+    # The challengers' cards show from the next versions on, the banker's never: the frames do show what TV shows.
+    act(room, cast["alice"], "bet", amount=20)
+    act(room, cast["chen"], "bet", amount=20)
+    later = shown()
+    assert bob not in later
+    assert later, "TV mode shows the consenting challengers' cards once the bank is taken"
