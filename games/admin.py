@@ -1,4 +1,4 @@
-"""The games in the admin: rooms (rule settings, kick, close), hands (read-only, all cards, share links), chat
+"""The games in the admin: rooms (rule settings, kick, close), hands (read-only, all cards once over, share links), chat
 (hide), reports (the queue), house variants, the moderation log (read-only), and the dashboard.
 
 Every write goes through games.moderation (a reason, a permission, a log row); nothing here edits
@@ -189,7 +189,8 @@ class HandShareInline(ReadOnlyMixin, admin.TabularInline):
 
 @admin.register(Hand)
 class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    """Read-only, with every card (moderators only). "View on site" opens the record, which moderators may read."""
+    """Read-only, with every card once the hand is over (moderators only). "View on site" opens the record, which
+    moderators may read."""
 
     list_display = ["__str__", "room", "number", "started_at", "ended_at", "players_list", "record"]
     list_select_related = ["room"]
@@ -200,6 +201,13 @@ class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None) -> bool:
         return request.user.has_perm("games.view_hand")
+
+    def get_inlines(self, request, obj):
+        """A hand in play shows no events: its face-down cards are their owners' alone until it ends, for moderators
+        too (docs/rules.md, "Who may read a hand record"), who may sit at a table themselves."""
+        if obj is not None and not obj.is_over:
+            return [HandShareInline]
+        return self.inlines
 
     @admin.display(description=gettext_lazy("players"))
     def players_list(self, hand):

@@ -301,6 +301,25 @@ def test_hands_are_read_only_in_the_admin_and_searchable_by_room_and_player(cast
     assert browser.post(reverse("admin:games_hand_change", args=[hand.pk]), {}).status_code == 403
 
 
+def test_the_admin_shows_no_card_of_a_hand_in_play_and_every_card_once_it_is_over(cast, mod):
+    """Moderators may sit at tables too: the face-down cards of a hand in play are their owners' alone."""
+    room = table_of_four(cast)
+    for name in ("bob", "chen", "dara"):
+        act(room, cast[name], "bet", amount=20)
+    hand = room.hands.get(number=1)
+    assert not hand.is_over
+    dealt = [e.data["card"] for e in hand.events.filter(type="card_dealt")]
+    assert dealt  # face down: one card each
+    browser = Client()
+    browser.force_login(mod)
+    playing = browser.get(reverse("admin:games_hand_change", args=[hand.pk]))
+    assert playing.status_code == 200
+    assert not [card for card in dealt if f'"{card}"'.encode() in playing.content.replace(b"&quot;", b'"')]
+    finish_hand(room, cast)
+    over = browser.get(reverse("admin:games_hand_change", args=[hand.pk]))
+    assert all(f'"{card}"'.encode() in over.content.replace(b"&quot;", b'"') for card in dealt)
+
+
 # --- the rules form ------------------------------------------------------------------------------------------------
 
 
