@@ -225,6 +225,11 @@ class Knob(NamedTuple):
     limits: dict
 
 
+# The most any amount of the rules may be (a stake, a chip, a cap, a bank's cover): the largest buy-in a room
+# stores (games/models/rooms.py, a PositiveIntegerField), so no amount is beyond what a seat can hold. Paid at a
+# multiplier of at most 100 it stays far inside a 64-bit integer, as PostgreSQL's jsonb and orjson read it back.
+AMOUNT_MAX = 2_147_483_647
+
 KNOB_SPECS = (
     Knob("game", "choice", gettext_noop("Game"), gettext_noop("Which game the rules are for (fixed by the preset)."),
          {"choices": GAMES}),
@@ -237,7 +242,8 @@ KNOB_SPECS = (
          gettext_noop("The room's base stake: the default and minimum stake, and the step of bets."),
          {"min": 1, "max": 10_000_000}),
     Knob("chip_values", "int-list", gettext_noop("Chip buttons"),
-         gettext_noop("The chip buttons (+N) used to build a bet, e.g. 10, 50, 100."), {"min": 1}),
+         gettext_noop("The chip buttons (+N) used to build a bet, e.g. 10, 50, 100."),
+         {"min": 1, "max": AMOUNT_MAX}),
     Knob("bet_seconds", "int", gettext_noop("Seconds to bet"),
          gettext_noop("Seconds to bet before the default stake is placed."), {"min": 3, "max": 600}),
     Knob("act_seconds", "int", gettext_noop("Seconds to act"),
@@ -261,9 +267,9 @@ KNOB_SPECS = (
     Knob("bet_multiple", "bool", gettext_noop("Stakes in steps of the base stake"),
          gettext_noop("Stakes must be a multiple of the base stake."), {}),
     Knob("min_bet", "int?", gettext_noop("Smallest stake"), gettext_noop("Smallest stake (empty: the base stake)."),
-         {"min": 1}),
+         {"min": 1, "max": AMOUNT_MAX}),
     Knob("max_bet", "int?", gettext_noop("Largest stake"), gettext_noop("Largest stake (empty: the stack)."),
-         {"min": 1}),
+         {"min": 1, "max": AMOUNT_MAX}),
     Knob("stake_third_of_stack", "bool", gettext_noop("Stake at most a third of the stack"),
          gettext_noop("A stake may be at most a third of the stack (losses up to ×3)."), {}),
     Knob("fixed_stake", "bool", gettext_noop("Fixed stake"),
@@ -272,7 +278,7 @@ KNOB_SPECS = (
          gettext_noop("How a fixed base stake is set each hand (Zhejiang)."),
          {"choices": ("fixed", "poorest-share", "banker-sixtieth")}),
     Knob("base_stake_cap", "int", gettext_noop("Base stake cap"), gettext_noop("Upper limit of a computed base stake."),
-         {"min": 1}),
+         {"min": 1, "max": AMOUNT_MAX}),
     Knob("first_banker", "choice", gettext_noop("First banker"),
          gettext_noop("Who banks first: the host, the first to sit, or a card draw."),
          {"choices": ("host", "first-seated", "draw")}),
@@ -286,12 +292,13 @@ KNOB_SPECS = (
     Knob("retire_needs_profit", "bool", gettext_noop("Retiring needs profit"),
          gettext_noop("A banker may retire only once net profit reaches the opening bank."), {}),
     Knob("bank_max_hands", "int?", gettext_noop("Hands per banker"),
-         gettext_noop("Most consecutive hands one banker holds."), {"min": 1}),
+         gettext_noop("Most consecutive hands one banker holds."), {"min": 1, "max": 1000}),
     Knob("bank_turn_hands", "int", gettext_noop("Bank by turns (hands)"),
          gettext_noop("The bank passes after this many hands, whatever it holds: it goes back to the banker's stack "
                       "and the next player opens it (0: off; 1 to 20)."), {"min": 0, "max": 20}),
     Knob("bank_min_cover", "int?", gettext_noop("Smallest bank"),
-         gettext_noop("The bank must hold at least this to play a hand (empty: 2 × base stake × challengers)."), {"min": 1}),
+         gettext_noop("The bank must hold at least this to play a hand (empty: 2 × base stake × challengers)."),
+         {"min": 1, "max": AMOUNT_MAX}),
     Knob("take_bank_on_target", "bool", gettext_noop("Take the bank on the target"),
          gettext_noop("A challenger who makes the target when the bank does not may take the bank."), {}),
     Knob("banker_forced_draw", "bool", gettext_noop("Forced banker"),
@@ -399,6 +406,8 @@ def validate(r: Rules) -> None:
         elif kind == "int-list":
             if not isinstance(v, tuple) or not v or not all(_is_int(x) and x >= 1 for x in v):
                 raise RulesError(name, "must be a non-empty list of positive whole numbers")
+            if max(v) > limits["max"]:
+                raise RulesError(name, f"must be at most {limits['max']} each")
         elif kind == "payouts":
             if not isinstance(v, dict):
                 raise RulesError(name, "must map hand classes to multipliers")
@@ -407,6 +416,8 @@ def validate(r: Rules) -> None:
                     raise RulesError(name, f"{cls_name!r} is not a hand class of {r.game}")
                 if not _is_int(mult) or mult <= 0:
                     raise RulesError(name, f"the multiplier of {cls_name} must be a whole number above 0")
+                if mult > limits["max"]:
+                    raise RulesError(name, f"the multiplier of {cls_name} must be at most {limits['max']}")
     game = VARIANTS[r.game]
     if r.deck != game.deck:
         raise RulesError("deck", f"{r.game} is played with the {game.deck} deck")

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from games.engine import KNOBS, PRESETS, EngineError, Rules, RulesError, rules_from
-from games.engine.rules import HOUSE_PRESETS
+from games.engine.rules import AMOUNT_MAX, HOUSE_PRESETS
 
 HOUSE_KNOBS = {"banker_opens": False, "banker_open_from": 16, "free_hand": False, "matta": "off", "matta_natural": False,
                "bank_auction": False, "auction_max": 4, "auction_sees_first_card": True, "push_cap": 0}
@@ -65,6 +65,39 @@ def test_an_incoherent_rule_set_names_the_knob(overrides, knob):
     with pytest.raises(RulesError) as e:
         rules_from("ten-half", overrides)
     assert e.value.knob == knob and e.value.code == "invalid_rules" and isinstance(e.value, EngineError)
+
+
+# Every amount, count and multiplier has a ceiling: a value past 2**64 would come back from the database as a float,
+# and a room made with it could then never seat anyone or be closed.
+TOO_BIG = [
+    ("ten-half", {"chip_values": [10, AMOUNT_MAX + 1]}, "chip_values"),
+    ("ten-half", {"chip_values": [10, 2**64]}, "chip_values"),
+    ("ten-half", {"max_bet": AMOUNT_MAX + 1}, "max_bet"), ("ten-half", {"max_bet": 2**64}, "max_bet"),
+    ("ten-half", {"min_bet": 2**64}, "min_bet"), ("ten-half", {"bank_min_cover": AMOUNT_MAX + 1}, "bank_min_cover"),
+    ("ten-half", {"bank_max_hands": 1001, "banker_policy": "max-hands"}, "bank_max_hands"),
+    ("zhejiang-ten-half", {"base_stake_cap": AMOUNT_MAX + 1}, "base_stake_cap"),
+    ("zhejiang-ten-half", {"base_stake_cap": 2**64}, "base_stake_cap"),
+    ("ten-half", {"payouts": {"ordinary": 101}}, "payouts"), ("ten-half", {"payouts": {"ordinary": 2**64}}, "payouts"),
+    ("ten-half", {"base_stake": 10_000_001}, "base_stake"),
+]
+
+
+@pytest.mark.parametrize(("slug", "overrides", "knob"), TOO_BIG, ids=[f"{k}={o[k]}" for _s, o, k in TOO_BIG])
+def test_a_value_past_its_knobs_ceiling_is_refused(slug, overrides, knob):
+    with pytest.raises(RulesError) as e:
+        rules_from(slug, overrides)
+    assert e.value.knob == knob
+
+
+def test_each_ceiling_itself_is_allowed_and_published():
+    limits = {k["name"]: k for k in KNOBS}
+    for name in ("chip_values", "max_bet", "min_bet", "bank_min_cover", "base_stake_cap"):
+        assert limits[name]["max"] == AMOUNT_MAX
+    assert limits["payouts"]["max"] == 100 and limits["bank_max_hands"]["max"] == 1000
+    assert rules_from("ten-half", {"chip_values": [10, AMOUNT_MAX], "max_bet": AMOUNT_MAX,
+                                   "bank_min_cover": AMOUNT_MAX, "payouts": {"ordinary": 100}}).max_bet == AMOUNT_MAX
+    assert rules_from("zhejiang-ten-half", {"base_stake_cap": AMOUNT_MAX}).base_stake_cap == AMOUNT_MAX
+    assert rules_from("ten-half", {"bank_max_hands": 1000, "banker_policy": "max-hands"}).bank_max_hands == 1000
 
 
 @pytest.mark.parametrize("slug", ["ten-half", "zhejiang-ten-half", "ban-luck"])
