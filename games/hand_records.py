@@ -42,7 +42,7 @@ def records_room(user, code: str, room_id: int | None = None) -> Room | None:
     when `user` may read it and `room_id` does not name another; else a closed room of that code that `user` may read,
     the one `room_id` names or the newest (a closed room's code may have gone to a newer room since, as for its
     ledger: ledger.room_for)."""
-    if not (len(code) == 4 and code.isdigit()):
+    if not (len(code) == 4 and code.isascii() and code.isdigit()):
         return None
     found = selectors.open_room_by_code(code)
     if found is not None and room_id in (None, found.pk) and room_records_readable(found, user):

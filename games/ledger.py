@@ -155,7 +155,7 @@ def rooms_visible_to(user) -> QuerySet[Room]:
 def room_for(user, code: str, room_id: int | None = None) -> Room | None:
     """The room of `code` whose ledger `user` may read: the one `room_id` names, else the newest (a closed room's code
     may have gone to a newer room since). None when there is none."""
-    if not (len(code) == 4 and code.isdigit()):
+    if not (len(code) == 4 and code.isascii() and code.isdigit()):
         return None
     rooms = rooms_visible_to(user).filter(code=code)
     if room_id is not None:

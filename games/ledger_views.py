@@ -33,7 +33,7 @@ def room_id(request: HttpRequest) -> int | None:
     """The room that `?room=` (or the posted `room`) names by its id, when it is a number: a room's code may have
     gone to a newer room once it closed (the chain's and hands' pages read it too)."""
     value = request.GET.get("room") or request.POST.get("room") or ""
-    return int(value) if value.isdigit() and len(value) < 19 else None
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 19 else None
 
 
 def _room(request: HttpRequest, code: str) -> Room:

@@ -28,7 +28,7 @@ def room_sit(request: HttpRequest, code: str) -> HttpResponse:
     """Take a main seat at the first free position with the posted buy-in, then the table."""
     room = get_object_or_404(Room, code=code, status=Room.Status.OPEN)
     value = request.POST.get("buy_in", "")
-    if not value.isdigit() or len(value) > 10:
+    if not (value.isascii() and value.isdigit()) or len(value) > 10:
         messages.error(request, _("A buy-in is a whole number."))
         return redirect(room)
     try:

@@ -132,7 +132,7 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 
 def _open_room(code: str) -> Room:
-    found = selectors.open_room_by_code(code) if code.isdigit() and len(code) == 4 else None
+    found = selectors.open_room_by_code(code) if code.isascii() and code.isdigit() and len(code) == 4 else None
     if found is None:
         raise Http404(_("No open room has this code."))
     return found
@@ -225,7 +225,7 @@ def room_hands(request: HttpRequest, code: str) -> HttpResponse:
         return render(request, "games/_room_hands.html", {"hands": pages.room_hands(found, request.user)})
     value = request.GET.get("upto", "")
     hands = selectors.hands_visible_to(request.user).filter(room=found)
-    if value.isdigit() and len(value) < 10:
+    if value.isascii() and value.isdigit() and len(value) < 10:
         hands = hands.filter(number__lte=int(value))
     hands = list(hands.order_by("-number")[:selectors.CHAIN_PAGE + 1])
     older = hands[selectors.CHAIN_PAGE] if len(hands) > selectors.CHAIN_PAGE else None
@@ -398,7 +398,8 @@ def _chain(request: HttpRequest, code: str) -> tuple[Room, dict]:
     hands is; 404 for anyone else."""
     found = _records_room(request, code)
     value = request.GET.get("upto", "")
-    rows = selectors.room_chain(found, request.user, upto=int(value) if value.isdigit() and len(value) < 10 else None)
+    rows = selectors.room_chain(found, request.user, upto=int(value) if value.isascii() and value.isdigit() and len(value) < 10
+                               else None)
     return found, {"format": selectors.CHAIN_FORMAT, "room": found.code, "hands": rows}
 
 
