@@ -21,6 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from wallets.selectors import balances_for
 
+from .text import storable_text
 from .tokens import NAME_MAX, TokenError, bearer_secret, token_create, token_revoke, token_user
 
 logger = logging.getLogger(__name__)
@@ -135,7 +136,7 @@ def text_field(data: dict, name: str, *, default: str | None = None, max_length:
     value = data.get(name, default)
     if value is None:
         raise ApiError("bad_field", _("%(name)s is required.") % {"name": name}, field=name)
-    if not isinstance(value, str) or len(value) > max_length or "\x00" in value:
+    if not isinstance(value, str) or len(value) > max_length or not storable_text(value):
         raise ApiError("bad_field", _("%(name)s must be a text of at most %(n)s characters.")
                        % {"name": name, "n": max_length}, field=name)
     return value

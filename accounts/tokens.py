@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .models import ApiToken, User
+from .text import storable_text
 
 PREFIX = "hpt_"
 LIVE_TOKENS_MAX = 20  # per user: a client that signs in on every run must sign out too (docs/api.md)
@@ -36,7 +37,7 @@ def secret_hash(secret: str) -> str:
 def token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """A new live token for `user` and its secret, which is not kept anywhere: show it once."""
     name = name.strip() if isinstance(name, str) else ""
-    if not name or len(name) > NAME_MAX or "\x00" in name:
+    if not name or len(name) > NAME_MAX or not storable_text(name):
         raise TokenError("bad_name", _("A token's name is 1 to 60 characters."))
     if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= LIVE_TOKENS_MAX:
         raise TokenError("too_many_tokens", _("You have 20 live tokens: revoke one on your profile page first."))

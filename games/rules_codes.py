@@ -150,7 +150,9 @@ def _unpack(code: str) -> tuple[str, dict]:
         _refuse("code_checksum", _("This rules code does not match its check: a character was changed on the way."))
     try:
         data = json.loads(text, parse_constant=_garbled)  # NaN, Infinity: not JSON
-    except (ValueError, RecursionError):  # a UnicodeDecodeError too; RecursionError: arrays in arrays 4,000 deep
+        # A lone surrogate ("\ud800") is JSON but not text: no page, refusal or database could show or store it.
+        json.dumps(data, ensure_ascii=False).encode()
+    except (ValueError, RecursionError):  # Unicode errors too; RecursionError: arrays in arrays 4,000 deep
         data = None
     if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and isinstance(data[1], dict)):
         _garbled()

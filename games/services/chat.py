@@ -1,4 +1,4 @@
-"""A room's chat (`chat_post`). The top layer: above commands.py, whose `storable_text` it shares.
+"""A room's chat (`chat_post`). The top layer: above commands.py.
 """
 
 from django.contrib.auth import get_user_model
@@ -6,9 +6,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.text import storable_text
 from games import broadcast
 from games.models import ChatMessage, ClubMember, Room
-from games.services.commands import storable_text
 from games.services.errors import GameError
 
 CHAT_MAX = 500

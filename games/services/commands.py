@@ -5,6 +5,7 @@ rooms.py and chat.py build on it.
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.text import storable_text
 from games.engine import EngineError
 from games.engine.shuffle import seed_bytes
 from games.models import Room
@@ -36,19 +37,6 @@ PLAYER_ACTIONS = {
 }
 # Commands of the room (seats and host controls), handled here around the engine.
 ROOM_ACTIONS = {"sit", "leave", "top_up", "im_back", "start", "kick", "sit_out", "close"}
-
-
-def storable_text(text: str) -> bool:
-    """Whether a database column can keep this text: PostgreSQL refuses NUL in text and in jsonb, and
-    a lone surrogate (what a JSON "\\ud800" escape decodes to) is not UTF-8. Refused here, such text
-    would otherwise fail at the INSERT as a server error."""
-    if "\x00" in text:
-        return False
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _clean_args(args) -> dict:
