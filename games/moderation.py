@@ -159,6 +159,11 @@ def room_rules_change(*, room: Room, overrides: dict, by, reason: str) -> Modera
     return log_write(by=by, action=A.RULES, reason=reason, room=room, overrides=overrides, game=rules.game)
 
 
+def _an_id(value) -> bool:
+    """A row's id as JSON gives it: an integer, and not `true` (which Python counts as the integer 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def report_create(*, reporter, room_id: int | None, reason, target_user_id=None, message_id=None,
                   seat_id=None) -> Report:
     """A player reports a chat message, or a player (by user id, or by the seat they hold at the table)."""
@@ -175,11 +180,11 @@ def report_create(*, reporter, room_id: int | None, reason, target_user_id=None,
         target_user_id = seated[seat_id]
     if message_id is not None:
         message = ChatMessage.objects.filter(pk=message_id, room_id=room_id).select_related("user").first() \
-            if isinstance(message_id, int) else None
+            if _an_id(message_id) else None
         if message is None:
             raise GameError("no_message", _("There is no such message in this room."))
         target_user_id = message.user_id
-    if not isinstance(target_user_id, int) or not get_user_model().objects.filter(pk=target_user_id).exists():
+    if not _an_id(target_user_id) or not get_user_model().objects.filter(pk=target_user_id).exists():
         raise GameError("no_player", _("There is no such player."))
     if target_user_id == reporter.pk:
         raise GameError("report_self", _("You cannot report yourself."))
