@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .models import PushPreferences, PushSubscription
+from .text import storable_text
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ def _loopback(host: str) -> bool:
 
 
 def _clean_endpoint(endpoint) -> str:
-    if not isinstance(endpoint, str) or not 0 < len(endpoint) <= 1000:
+    if not isinstance(endpoint, str) or not 0 < len(endpoint) <= 1000 or not storable_text(endpoint):
         raise PushError("bad_endpoint", _("The subscription's endpoint is missing or too long."))
     try:
         parts = urlsplit(endpoint)
@@ -153,7 +154,7 @@ def subscription_save(*, user, subscription, kinds=None) -> PushSubscription:
 
 def subscription_delete(*, user, endpoint) -> int:
     """Turn notifications off for one browser of `user`; returns how many subscriptions went (0 or 1)."""
-    if not isinstance(endpoint, str) or len(endpoint) > 1000:
+    if not isinstance(endpoint, str) or len(endpoint) > 1000 or not storable_text(endpoint):
         raise PushError("bad_endpoint", _("The subscription's endpoint is missing or too long."))
     deleted, _by_model = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return deleted

@@ -9,6 +9,7 @@ overrides of its last change), checked by the engine again.
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from accounts.text import storable_text
 from games import clubs
 from games.engine import RulesError, rules_from
 from games.models import Club, HouseVariant, Room
@@ -37,7 +38,7 @@ def rule_set_save(*, club: Club, room: Room, name: str, by) -> HouseVariant:
     if room.club_id != club.pk:
         raise GameError("bad_room", _("Only the rules of this club's rooms are saved here."))
     name = (name or "").strip() if isinstance(name, str) else ""
-    if not name or len(name) > 60:
+    if not name or len(name) > 60 or not storable_text(name):
         raise GameError("bad_name", _("A name has 1 to 60 characters."))
     try:
         rules_from(room.preset, room.overrides or {})

@@ -7,6 +7,7 @@ Also what the record page's replay needs besides the record: each hand's value a
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.text import storable_text
 from games import ledger, selectors
 from games.engine.errors import RulesError
 from games.engine.rules import Rules
@@ -66,8 +67,9 @@ def hand_share_create(*, hand: Hand, by) -> HandShare:
 def hand_share_revoke(*, hand: Hand, token: str, by) -> None:
     """Revoke one of `by`'s open share links of `hand`: from now on it leads nowhere. Raises GameError (and
     changes nothing) for a link that is not theirs, not of this hand, or already revoked."""
-    revoked = (HandShare.objects.filter(hand=hand, created_by=by, token=token, revoked_at__isnull=True)
-               .update(revoked_at=timezone.now()))
+    revoked = storable_text(token) and (
+        HandShare.objects.filter(hand=hand, created_by=by, token=token, revoked_at__isnull=True)
+        .update(revoked_at=timezone.now()))
     if not revoked:
         raise GameError("no_share", _("This share link is not one of yours, or it is already revoked."))
 

@@ -6,6 +6,7 @@ games.ledger.rooms_visible_to.
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.text import storable_text
 from games import ledger
 from games.models import LedgerShare, Room
 from games.services import GameError
@@ -32,5 +33,5 @@ def ledger_share_revoke(*, room: Room, token: str, by) -> None:
     links = LedgerShare.objects.filter(room=room, token=token, revoked_at__isnull=True)
     if room.host_id != by.pk:
         links = links.filter(created_by_id=by.pk)
-    if not links.update(revoked_at=timezone.now()):
+    if not storable_text(token) or not links.update(revoked_at=timezone.now()):
         raise GameError("no_share", _("This share link is not one you can revoke, or it is already revoked."))

@@ -58,6 +58,8 @@ def reason_clean(reason) -> str:
     reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
         raise GameError("reason_required", _("Say why: a moderation action needs a reason."))
+    if not services.storable_text(reason):
+        raise GameError("bad_reason", _("The reason holds characters that cannot be sent."))
     return reason[:2000]
 
 

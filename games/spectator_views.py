@@ -6,7 +6,7 @@ and its socket (games/views.py, games/consumers.py) ask `services.watch_check` f
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -26,6 +26,8 @@ def watch_refused(request: HttpRequest, room: Room, refusal: services.GameError)
 @require_POST
 def room_sit(request: HttpRequest, code: str) -> HttpResponse:
     """Take a main seat at the first free position with the posted buy-in, then the table."""
+    if not (len(code) == 4 and code.isascii() and code.isdigit()):
+        raise Http404
     room = get_object_or_404(Room, code=code, status=Room.Status.OPEN)
     value = request.POST.get("buy_in", "")
     if not (value.isascii() and value.isdigit()) or len(value) > 10:

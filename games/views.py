@@ -256,6 +256,8 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 
 def _records_query(request: HttpRequest):
     room_code = request.GET.get("room") or None
+    if room_code is not None and not (len(room_code) == 4 and room_code.isascii() and room_code.isdigit()):
+        room_code = None  # no room has it: the filter is dropped, as an unknown game's is
     game = request.GET.get("game") or None
     if game not in PRESETS:
         game = None
