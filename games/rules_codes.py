@@ -179,9 +179,9 @@ def _in_range(knob: dict, value) -> bool:
     if kind == "choice":
         return value in knob["choices"]
     if kind == "int-list":
-        return bool(value) and all(x >= knob.get("min", 1) for x in value)
+        return bool(value) and all(knob.get("min", 1) <= x <= knob.get("max", x) for x in value)
     if kind == "payouts":
-        return all(x >= 1 for x in value.values())  # the engine takes any multiplier above 0
+        return all(1 <= x <= knob.get("max", x) for x in value.values())
     return True
 
 

@@ -230,6 +230,7 @@ def test_a_value_of_the_wrong_type_is_refused(changes):
     {"base_stake": 0}, {"base_stake": -10}, {"base_stake": 10_000_001}, {"bet_seconds": 601}, {"bet_seconds": 2},
     {"max_cards": 1}, {"max_main_seats": 9}, {"order_policy": "random"}, {"deck": "tarot-78"}, {"chip_values": []},
     {"chip_values": [0, 10]}, {"payouts": {"five-dragons": 0}}, {"bank_turn_hands": 21}, {"auction_max": 5},
+    {"chip_values": [10, 2**31]}, {"payouts": {"five-dragons": 101}}, {"max_bet": 2**64}, {"bank_max_hands": 1001},
 ])
 def test_a_value_out_of_its_range_is_refused(changes):
     found = refusal(of("ten-half", changes))
