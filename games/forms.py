@@ -103,7 +103,8 @@ class KnobsForm(RulesForm):
                 rules_from(self.preset, self.attempted)
             except RulesError as e:
                 if e.knob in KNOB_BY_NAME:
-                    error = f"{knob_label(e.knob)}: {error}"
+                    # Translators: a rule setting's name, then why the game refuses the value given to it.
+                    error = _("%(setting)s: %(message)s") % {"setting": knob_label(e.knob), "message": error}
         super().add_error(field, error)
 
 

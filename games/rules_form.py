@@ -2,16 +2,16 @@
 
 One typed field per knob, labelled and explained by the engine's texts (translated here), the
 preset's default in the help text, and validation by the engine itself (`rules_from`): a RulesError
-lands on the field of the knob it names, with the engine's message. Used by the admin (a room's rules,
-house variants) and by the lobby's create-room form. The result is the overrides against the preset:
-only what differs from it.
+lands on the field of the knob it names, with the engine's message in the reader's language (`rules_refusal`).
+Used by the admin (a room's rules, house variants) and by the lobby's create-room form. The result is the
+overrides against the preset: only what differs from it.
 """
 
 from django import forms
 from django.utils.translation import gettext as _
 
 from games.engine import KNOBS, PRESETS, RulesError, rules_from
-from games.pages import class_label, show_value
+from games.pages import amount, class_label, show_value
 
 FIXED = {"game", "deck"}  # decided by the preset: a room cannot change its game or its deck
 # A house rule's settings (house-rules.md) and the knob that turns it on: while that knob is off they do nothing, so
@@ -19,6 +19,14 @@ FIXED = {"game", "deck"}  # decided by the preset: a room cannot change its game
 DEPENDS_ON = {"banker_open_from": "banker_opens", "matta_natural": "matta", "auction_max": "bank_auction",
               "auction_sees_first_card": "bank_auction"}
 PAYOUT_PREFIX = "payouts__"
+
+
+def rules_refusal(e: RulesError) -> str:
+    """The engine's refusal of a rule set in the reader's language, without the knob: its English template (marked
+    with gettext_noop in games/engine/) translated, then filled with its parameters: the numbers written as the
+    reader's language writes them (2,147,483,647 · 2.147.483.647), the codes and knob names as they are."""
+    params = {k: amount(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in e.params.items()}
+    return _(e.template) % params
 
 
 class ChipValuesField(forms.CharField):
@@ -109,11 +117,12 @@ class RulesForm(forms.Form):
         try:
             self.rules = rules_from(self.preset, overrides)
         except RulesError as e:
-            message = e.message.split(": ", 1)[-1]
             field = e.knob if e.knob in self.fields else None
-            if e.knob == "payouts":
-                field = next((f for f in self.fields if f.startswith(PAYOUT_PREFIX)), None)
-            self.add_error(field, message)
+            if e.knob == "payouts":  # the hand class's own field when the refusal names one
+                named = PAYOUT_PREFIX + str(e.params.get("cls"))
+                field = named if named in self.fields else next(
+                    (f for f in self.fields if f.startswith(PAYOUT_PREFIX)), None)
+            self.add_error(field, rules_refusal(e))
             return data
         self.overrides = overrides
         return data

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from .codec import json_key
-from .errors import RulesError
+from .errors import RulesError, gettext_noop  # gettext_noop marks the knobs' texts and the refusals below
 from .variants import VARIANTS
 
 GAMES = tuple(VARIANTS)
@@ -102,7 +102,7 @@ class Rules:
         `Rules` made from one JSON text is kept and given again: building and validating them, and their JSON
         for each view, was about 3 % of a web process (docs/performance.md). Rules are immutable."""
         if not isinstance(data, dict):
-            raise RulesError("rules", "must be an object")
+            raise RulesError("rules", gettext_noop("must be an object"))
         try:
             key = json_key(data)
         except (TypeError, ValueError):  # not plain JSON: validated below, and refused there
@@ -120,7 +120,7 @@ class Rules:
         names = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
-            raise RulesError(unknown[0], "is not a rule setting")
+            raise RulesError(unknown[0], gettext_noop("is not a rule setting"))
         values = dict(data)
         if "chip_values" in values and isinstance(values["chip_values"], list):
             values["chip_values"] = tuple(values["chip_values"])
@@ -191,10 +191,11 @@ HOUSE_PRESETS = {slug: game for slug, (game, _knobs) in _HOUSE_PRESETS.items()} 
 def rules_from(preset: str, overrides: dict | None = None) -> Rules:
     """The preset's rules with ``overrides`` on top, validated as a whole."""
     if preset not in PRESETS:
-        raise RulesError("preset", f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+        raise RulesError("preset", gettext_noop("unknown preset %(preset)r; choose one of %(presets)s"),
+                         {"preset": preset, "presets": ", ".join(PRESETS)})
     overrides = dict(overrides or {})
     if "game" in overrides and overrides["game"] != PRESETS[preset].game:
-        raise RulesError("game", "is fixed by the preset")
+        raise RulesError("game", gettext_noop("is fixed by the preset"))
     base = PRESETS[preset].to_json()
     if "payouts" in overrides and isinstance(overrides["payouts"], dict):
         overrides["payouts"] = {**base["payouts"], **overrides["payouts"]}
@@ -204,13 +205,6 @@ def rules_from(preset: str, overrides: dict | None = None) -> Rules:
 
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
-
-
-def gettext_noop(text: str) -> str:
-    """Marks a knob's label and help for translation where they are defined (Django's makemessages looks
-    for this name); the pages translate them when they show them (games/pages.py). The engine stays
-    free of Django, so the text itself is returned."""
-    return text
 
 
 class Knob(NamedTuple):
@@ -392,55 +386,65 @@ def validate(r: Rules) -> None:
             if v is None and kind == "int?":
                 continue
             if not _is_int(v):
-                raise RulesError(name, "must be a whole number")
+                raise RulesError(name, gettext_noop("must be a whole number"))
             if "min" in limits and v < limits["min"]:
-                raise RulesError(name, f"must be at least {limits['min']}")
+                raise RulesError(name, gettext_noop("must be at least %(min)s"), {"min": limits["min"]})
             if "max" in limits and v > limits["max"]:
-                raise RulesError(name, f"must be at most {limits['max']}")
+                raise RulesError(name, gettext_noop("must be at most %(max)s"), {"max": limits["max"]})
         elif kind in ("bool", "bool?"):
             if not (isinstance(v, bool) or (v is None and kind == "bool?")):
-                raise RulesError(name, "must be true or false")
+                raise RulesError(name, gettext_noop("must be true or false"))
         elif kind == "choice":
             if v not in limits["choices"]:
-                raise RulesError(name, f"must be one of {', '.join(limits['choices'])}")
+                raise RulesError(name, gettext_noop("must be one of %(choices)s"),
+                                 {"choices": ", ".join(limits["choices"])})
         elif kind == "int-list":
             if not isinstance(v, tuple) or not v or not all(_is_int(x) and x >= 1 for x in v):
-                raise RulesError(name, "must be a non-empty list of positive whole numbers")
+                raise RulesError(name, gettext_noop("must be a non-empty list of positive whole numbers"))
             if max(v) > limits["max"]:
-                raise RulesError(name, f"must be at most {limits['max']} each")
+                raise RulesError(name, gettext_noop("must be at most %(max)s each"), {"max": limits["max"]})
         elif kind == "payouts":
             if not isinstance(v, dict):
-                raise RulesError(name, "must map hand classes to multipliers")
+                raise RulesError(name, gettext_noop("must map hand classes to multipliers"))
             for cls_name, mult in v.items():
                 if cls_name not in VARIANTS[r.game].payout_classes:
-                    raise RulesError(name, f"{cls_name!r} is not a hand class of {r.game}")
+                    raise RulesError(name, gettext_noop("%(cls)r is not a hand class of %(game)s"),
+                                     {"cls": cls_name, "game": r.game})
                 if not _is_int(mult) or mult <= 0:
-                    raise RulesError(name, f"the multiplier of {cls_name} must be a whole number above 0")
+                    raise RulesError(name, gettext_noop("the multiplier of %(cls)s must be a whole number above 0"),
+                                     {"cls": cls_name})
                 if mult > limits["max"]:
-                    raise RulesError(name, f"the multiplier of {cls_name} must be at most {limits['max']}")
+                    raise RulesError(name, gettext_noop("the multiplier of %(cls)s must be at most %(max)s"),
+                                     {"cls": cls_name, "max": limits["max"]})
     game = VARIANTS[r.game]
     if r.deck != game.deck:
-        raise RulesError("deck", f"{r.game} is played with the {game.deck} deck")
+        raise RulesError("deck", gettext_noop("%(game)s is played with the %(deck)s deck"),
+                         {"game": r.game, "deck": game.deck})
     lo, hi = game.main_seats
     if not lo <= r.max_main_seats <= hi:
-        raise RulesError("max_main_seats", f"{r.game} seats {lo} to {hi} main players")
+        raise RulesError("max_main_seats", gettext_noop("%(game)s seats %(low)s to %(high)s main players"),
+                         {"game": r.game, "low": lo, "high": hi})
     game.check_rules(r)
     for other in VARIANTS.values():
         if other is not game:
             for setting in other.own_settings:
                 if setting.is_on(r):
-                    raise RulesError(setting.knob, setting.why)
+                    raise RulesError(setting.knob, setting.why)  # marked where it is written
     if r.min_bet is not None and r.max_bet is not None and r.min_bet > r.max_bet:
-        raise RulesError("min_bet", "must not be above max_bet")
+        raise RulesError("min_bet", gettext_noop("must not be above %(setting)s"), {"setting": "max_bet"})
     if r.max_bet is not None and r.max_bet < r.base_stake:
-        raise RulesError("max_bet", "must not be below the base stake (the default stake)")
+        raise RulesError("max_bet", gettext_noop("must not be below the base stake (the default stake)"))
     if r.min_bet is not None and r.min_bet > r.base_stake:
-        raise RulesError("min_bet", "must not be above the base stake (the default stake)")
+        raise RulesError("min_bet", gettext_noop("must not be above the base stake (the default stake)"))
     if r.side_bets_enabled and r.max_side_bettors == 0:
-        raise RulesError("max_side_bettors", "must be at least 1 when side bets are enabled")
+        raise RulesError("max_side_bettors", gettext_noop("must be at least %(min)s when side bets are enabled"),
+                         {"min": 1})
     if r.banker_policy == "max-hands" and r.bank_max_hands is None:
-        raise RulesError("bank_max_hands", "is needed by the max-hands banker policy")
+        raise RulesError("bank_max_hands", gettext_noop("is needed by the %(policy)s banker policy"),
+                         {"policy": "max-hands"})
     if r.push_cap not in (0, 5, 10, 20):
-        raise RulesError("push_cap", "must be 0 (off), 5, 10 or 20")
+        raise RulesError("push_cap", gettext_noop("must be 0 (off), 5, 10 or 20"))
     if r.first_banker == "draw" and r.bank_open != "whole-stack":
-        raise RulesError("first_banker", "a drawn banker opens with the whole stack (bank_open whole-stack)")
+        raise RulesError("first_banker",
+                         gettext_noop("a drawn banker opens with the whole stack (%(setting)s %(value)s)"),
+                         {"setting": "bank_open", "value": "whole-stack"})

@@ -83,6 +83,17 @@ def test_a_room_the_lobby_would_refuse_is_refused_with_the_same_code(client, cas
     assert not Room.objects.exists()
 
 
+@pytest.mark.parametrize(("language", "message"), [
+    ("en", "base_stake: must be at least 1"),  # docs/api.md's example
+    ("zh-hans", "base_stake: 不能小于 1"), ("it", "base_stake: deve essere almeno 1"),
+])
+def test_the_engines_refusal_of_the_rules_is_in_the_readers_language_as_every_message(cast, language, message):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    status, answer = call(client, "POST", "/api/rooms/", token=token_of(cast["bob"]),
+                          body={"preset": "ten-half", "rules": {"base_stake": 0}})
+    assert status == 400 and answer["error"] == {"code": "invalid_rules", "message": message, "field": "base_stake"}
+
+
 def test_a_room_is_made_by_the_lobbys_service_and_listed(client, cast):
     token = token_of(cast["alice"])
     status, room = call(client, "POST", "/api/rooms/", token=token, body={

@@ -163,3 +163,77 @@ def test_a_rules_change_applies_from_the_next_hand():
     g.play_out()
     g.start(seed="55" * 32)
     assert g.state.rules.base_stake == 20
+
+
+# Each refusal of the rules is a template marked for translation plus its parameters (numbers, codes, knob names):
+# a page translates the template and fills it in (games/rules_form.py rules_refusal); `message` stays the English.
+REFUSALS = [
+    ("ten-half", {"base_stake": 0}, "base_stake", "must be at least %(min)s", {"min": 1}),
+    ("ten-half", {"bet_seconds": 601}, "bet_seconds", "must be at most %(max)s", {"max": 600}),
+    ("ten-half", {"base_stake": "ten"}, "base_stake", "must be a whole number", {}),
+    ("ten-half", {"chip_values": [10, AMOUNT_MAX + 1]}, "chip_values", "must be at most %(max)s each",
+     {"max": AMOUNT_MAX}),
+    ("ten-half", {"payouts": {"nine-small": 2}}, "payouts", "%(cls)r is not a hand class of %(game)s",
+     {"cls": "nine-small", "game": "ten-half"}),
+    ("ten-half", {"payouts": {"ordinary": 101}}, "payouts", "the multiplier of %(cls)s must be at most %(max)s",
+     {"cls": "ordinary", "max": 100}),
+    ("ten-half", {"max_main_seats": 5}, "max_main_seats", "%(game)s seats %(low)s to %(high)s main players",
+     {"game": "ten-half", "low": 2, "high": 4}),
+    ("ten-half", {"min_bet": 30, "max_bet": 20}, "min_bet", "must not be above %(setting)s", {"setting": "max_bet"}),
+    ("ten-half", {"max_cards": 6}, "max_cards", "%(game)s hands hold at most %(max)s cards",
+     {"game": "ten-half", "max": 5}),
+    ("ten-half", {"jackpot_enabled": True}, "jackpot_enabled", "the jackpot is a Seven and a Half rule", {}),
+    ("zhejiang-ten-half", {"max_cards": 6}, "max_cards", "the %(mode)s mode holds at most %(max)s cards",
+     {"mode": "classic", "max": 5}),
+    ("seven-half", {"bank_turn_hands": 3}, "bank_turn_hands",
+     "Seven and a Half passes the bank by its own limit: set %(setting)s", {"setting": "bank_max_hands"}),
+    ("ban-luck", {"push_cap": 10}, "push_cap",
+     "let it ride needs base stakes: Chinese Blackjack's stakes are free", {}),
+]
+
+
+@pytest.mark.parametrize(("slug", "overrides", "knob", "template", "params"), REFUSALS,
+                         ids=[f"{s}:{k}" for s, _o, k, _t, _p in REFUSALS])
+def test_a_refusal_is_a_template_and_its_parameters_and_the_english_message_is_them_filled_in(
+        slug, overrides, knob, template, params):
+    with pytest.raises(RulesError) as e:
+        rules_from(slug, overrides)
+    assert (e.value.knob, e.value.template, e.value.params) == (knob, template, params)
+    assert e.value.message == f"{knob}: {template % params}"
+    assert e.value.to_json() == {"code": "invalid_rules", "message": e.value.message, "knob": knob}
+
+
+def test_a_refusal_keeps_its_english_message_as_before():
+    with pytest.raises(RulesError) as e:
+        rules_from("ten-half", {"payouts": {"nine-small": 2}})
+    assert e.value.message == "payouts: 'nine-small' is not a hand class of ten-half"
+    with pytest.raises(RulesError) as e:
+        rules_from("poker")
+    assert e.value.message.startswith("preset: unknown preset 'poker'; choose one of ten-half, seven-half")
+    assert e.value.params["preset"] == "poker"
+    plain = RulesError("rules", "must be an object")  # no parameters: the template is the text
+    assert (plain.template, plain.params, plain.message) == ("must be an object", {}, "rules: must be an object")
+
+
+def test_every_refusal_of_the_rules_is_a_literal_marked_for_translation():
+    """makemessages reads gettext_noop("...") in games/engine/ (the engine imports no Django): every RulesError and
+    every game's own setting (OwnSetting's why) gives its English as such a literal, its parameters apart."""
+    import ast
+    import pathlib
+
+    import games.engine as engine
+    from games.engine import errors, rules
+
+    assert rules.gettext_noop is errors.gettext_noop  # one marker, importable by rules.py and the variants alike
+    calls = []
+    for path in pathlib.Path(engine.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        calls += [(path.name, n) for n in ast.walk(tree) if isinstance(n, ast.Call)
+                  and getattr(n.func, "id", "") in ("RulesError", "OwnSetting") and path.name != "errors.py"]
+    assert len(calls) > 30
+    for name, call in calls:
+        text = call.args[1]
+        if isinstance(text, ast.Attribute) and text.attr == "why":
+            continue  # validate() raises a game's own setting's why, marked where it is written
+        assert isinstance(text, ast.Call) and getattr(text.func, "id", "") == "gettext_noop", (name, call.lineno)
+        assert [type(a) for a in text.args] == [ast.Constant], (name, call.lineno)  # one literal, no f-string

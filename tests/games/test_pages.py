@@ -113,6 +113,50 @@ def test_a_payout_of_zero_is_refused_on_its_hand_class(alice_client):
     assert "payouts__five-dragons" in form.errors, form.errors
 
 
+# The engine's refusal in the player's language (games/rules_form.py rules_refusal): its template translated, its
+# numbers and codes filled in; the English page shows the English text.
+REFUSED_IN = {
+    "en": ("ten-half seats 2 to 4 main players", "must be at least 3"),
+    "zh-hans": ("ten-half 可设 2 到 4 个主座位", "不能小于 3"),
+    "es": ("ten-half tiene de 2 a 4 asientos principales", "debe ser como mínimo 3"),
+}
+
+
+@pytest.mark.parametrize("language", list(REFUSED_IN))
+def test_a_refused_rule_value_is_shown_in_the_players_language(client, cast, language):
+    cast["alice"].language = language
+    cast["alice"].save(update_fields=["language"])
+    client.force_login(cast["alice"])
+    seats, seconds = REFUSED_IN[language]
+    for knobs, field, text in ((ten_half_defaults(max_main_seats="5"), "max_main_seats", seats),
+                               (ten_half_defaults(bet_seconds="2"), "bet_seconds", seconds)):
+        page = client.post(reverse("games:create"), {**create_post(), **knobs})
+        assert page.status_code == 400
+        form = {slug: f for slug, _n, f in page.context["knob_forms"]}["ten-half"]  # the games' order is the reader's
+        assert form.errors == {field: [text]}, form.errors
+        block = page.content.decode().split(f'id="field-ten-half-{field}"')[1].split('<div class="field')[0]
+        assert text in block
+    assert not Room.objects.exists()
+
+
+def test_a_refusal_of_a_knob_not_on_the_form_is_named_by_the_knobs_label_in_the_readers_language():
+    from django.utils import translation
+
+    from games.engine import RulesError, rules_from
+    from games.forms import KnobsForm
+    from games.rules_form import rules_refusal
+
+    with pytest.raises(RulesError) as e:
+        rules_from("ten-half", {"jackpot_enabled": True})
+    for language, text in (("en", "Jackpot: the jackpot is a Seven and a Half rule"), ("zh-hans", "奖池：奖池是七点半的规则"),
+                           ("it", "Piatto: il piatto è una regola del Sette e mezzo")):
+        with translation.override(language):
+            form = KnobsForm("ten-half", {})
+            form.attempted = {"jackpot_enabled": True}  # jackpot_enabled is not on Ten and a Half's form
+            form.add_error(None, rules_refusal(e.value))
+            assert form.non_field_errors() == [text], form.non_field_errors()
+
+
 def test_chip_values_must_be_numbers(alice_client):
     page = alice_client.post(reverse("games:create"), {**create_post(), **ten_half_defaults(chip_values="10, lots")})
     assert "chip_values" in page.context["knob_forms"][0][2].errors

@@ -1,7 +1,7 @@
 """Chinese Blackjack / Ban Luck (rules/ban-luck.md): two cards, aces by hand size, specials paid at
 once, must draw to 16, Five Dragon, and the banker's forced rule."""
 
-from ..errors import EngineError, RulesError
+from ..errors import EngineError, RulesError, gettext_noop
 from .base import LOSE, PUSH, VOID, WIN, Eval, OwnSetting, Variant
 
 TEN_VALUED = frozenset("10 J Q K".split())
@@ -42,7 +42,7 @@ class BanLuck(Variant):
     deck = "french-52"
     main_seats = (2, 7)
     payout_classes = ("ordinary", "five-dragon", "ban-luck", "ban-ban", "five-card-bust")
-    own_settings = tuple(OwnSetting(name, "is a Chinese Blackjack rule")
+    own_settings = tuple(OwnSetting(name, gettext_noop("is a Chinese Blackjack rule"))
                          for name in ("challenger_min_stand", "banker_forced_draw", "stake_third_of_stack",
                                       "banker_opens", "free_hand"))
     units = 1
@@ -58,16 +58,19 @@ class BanLuck(Variant):
     def check_rules(self, rules):
         super().check_rules(rules)
         if rules.max_cards != 5:
-            raise RulesError("max_cards", "Chinese Blackjack's Five Dragon needs exactly 5 cards")
+            raise RulesError("max_cards", gettext_noop("Chinese Blackjack's Five Dragon needs exactly %(n)s cards"),
+                             {"n": 5})
         if not rules.stake_third_of_stack:
             # rules/README.md "No debt": a x3 loss must be covered when betting.
-            raise RulesError("stake_third_of_stack", "Chinese Blackjack losses reach x3: the stake must stay a third")
+            raise RulesError("stake_third_of_stack",
+                             gettext_noop("Chinese Blackjack losses reach x3: the stake must stay a third"))
         if rules.bank_auction:
             # The auction's multiplier on top of x3 losses would break the stake-a-third cover (rules/README.md
             # "No debt"); house-rules.md offers the auction to the games whose bank passes.
-            raise RulesError("bank_auction", "the bank auction is a Ten and a Half rule")
+            raise RulesError("bank_auction", gettext_noop("the bank auction is a Ten and a Half rule"))
         if rules.push_cap:
-            raise RulesError("push_cap", "let it ride needs base stakes: Chinese Blackjack's stakes are free")
+            raise RulesError("push_cap",
+                             gettext_noop("let it ride needs base stakes: Chinese Blackjack's stakes are free"))
 
     def fast_simulation(self, rules):
         # the fast path plays the forced banker; a banker who opens hands, and a free hand's escape (bots.py), are

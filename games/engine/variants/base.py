@@ -9,7 +9,7 @@ which extra actions a hand has), checks its own rule constraints, and may react 
 
 from typing import NamedTuple
 
-from ..errors import RulesError
+from ..errors import RulesError, gettext_noop
 
 
 class Eval(NamedTuple):
@@ -26,8 +26,9 @@ class Eval(NamedTuple):
 
 
 class OwnSetting(NamedTuple):
-    """A rule setting only this game may turn on, and why another game refuses it. It is on when it
-    equals ``on``, or when ``on`` is None and it is neither unset (None) nor false."""
+    """A rule setting only this game may turn on, and why another game refuses it (English, marked with
+    ``gettext_noop``: the refusal's template, ``RulesError``). It is on when it equals ``on``, or when ``on`` is None
+    and it is neither unset (None) nor false."""
 
     knob: str
     why: str
@@ -80,9 +81,10 @@ class Variant:
         """Raise RulesError for a rule set this game cannot be played with (games/engine/rules.py ``validate``
         calls it once each knob, the deck and the seats are checked). The default: a card limit of at most 5."""
         if rules.max_cards is None:
-            raise RulesError("max_cards", f"{self.slug} needs a card limit")
+            raise RulesError("max_cards", gettext_noop("%(game)s needs a card limit"), {"game": self.slug})
         if rules.max_cards > 5:
-            raise RulesError("max_cards", f"{self.slug} hands hold at most 5 cards")
+            raise RulesError("max_cards", gettext_noop("%(game)s hands hold at most %(max)s cards"),
+                             {"game": self.slug, "max": 5})
 
     def implied_overrides(self, overrides: dict, preset: dict) -> dict:
         """Settings that follow from a room's ``overrides`` of the ``preset`` (JSON) unless it sets them too."""

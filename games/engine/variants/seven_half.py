@@ -2,7 +2,7 @@
 bank last, a bust lost at once, and the optional house rules (double, split, 4 discard, secret pair, Mort), and the
 matta (house-rules.md: the king of coins wild, its value chosen by the engine; docs/rules.md, "The matta")."""
 
-from ..errors import RulesError
+from ..errors import RulesError, gettext_noop
 from .base import LOSE, WIN, Eval, OwnSetting, Variant
 
 POINTS = {}
@@ -34,14 +34,15 @@ class SevenHalf(Variant):
     main_seats = (2, 8)
     payout_classes = ("ordinary", "seven-and-a-half", "natural")
     own_settings = (
-        OwnSetting("jackpot_enabled", "the jackpot is a Seven and a Half rule"),
+        OwnSetting("jackpot_enabled", gettext_noop("the jackpot is a Seven and a Half rule")),
         # The draw ranks Spanish cards (seven-half.md "Choosing the first bank"; machine._draw_rank).
-        OwnSetting("first_banker", "a card draw for the first bank is a Seven and a Half rule", on="draw"),
-        *(OwnSetting(name, "is a Seven and a Half house rule")
+        OwnSetting("first_banker", gettext_noop("a card draw for the first bank is a Seven and a Half rule"),
+                   on="draw"),
+        *(OwnSetting(name, gettext_noop("is a Seven and a Half house rule"))
           for name in ("house_rules", "double_down", "split", "four_discard", "secret_pair", "mort")),
         # house-rules.md "The matta": the wild card of the Spanish deck.
-        OwnSetting("matta", "the matta is a Seven and a Half house rule", on="king-of-coins"),
-        OwnSetting("matta_natural", "the matta is a Seven and a Half house rule"))
+        OwnSetting("matta", gettext_noop("the matta is a Seven and a Half house rule"), on="king-of-coins"),
+        OwnSetting("matta_natural", gettext_noop("the matta is a Seven and a Half house rule")))
     target = 15
     basic_threshold = 11  # stand from 5½
     bust_settles_at_once = True  # "turns the hand face up and loses at once, even if the bank busts later"
@@ -53,11 +54,14 @@ class SevenHalf(Variant):
         seven-half.md "Moving the bank" already passes the bank after `bank_max_hands` hands, to the next player
         who can cover it, and two limits on one bank would contradict each other."""
         if rules.bank_turn_hands:
-            raise RulesError("bank_turn_hands", "Seven and a Half passes the bank by its own limit: set bank_max_hands")
+            raise RulesError("bank_turn_hands",
+                             gettext_noop("Seven and a Half passes the bank by its own limit: set %(setting)s"),
+                             {"setting": "bank_max_hands"})
         if rules.bank_auction:
-            raise RulesError("bank_auction", "Seven and a Half's bank is drawn for and taken on 7½, not bid for")
+            raise RulesError("bank_auction",
+                             gettext_noop("Seven and a Half's bank is drawn for and taken on 7½, not bid for"))
         if rules.push_cap:
-            raise RulesError("push_cap", "let it ride is a Ten and a Half rule")
+            raise RulesError("push_cap", gettext_noop("let it ride is a Ten and a Half rule"))
 
     def fast_simulation(self, rules):
         # simulate()'s fast path sums card points and knows neither the shoe, the house rules nor the matta's value:

@@ -1,5 +1,6 @@
 """Ten and a Half (rules/ten-half.md): 52 cards, one private card each, dice order, ½ to the banker."""
 
+from ..errors import gettext_noop
 from .base import LOSE, WIN, Eval, OwnSetting, Variant
 
 # ten-half.md "Cards": A counts 1, 2..10 their value, J Q K count ½ (in half points: 2, 4..20, 1).
@@ -16,7 +17,8 @@ class TenHalf(Variant):
     deck = "french-52"
     main_seats = (2, 4)
     payout_classes = ("ordinary", "ten-and-a-half", "five-dragons")
-    own_settings = (OwnSetting("order_policy", "the dice order is part of Ten and a Half only", on="dice"),)
+    own_settings = (OwnSetting("order_policy", gettext_noop("the dice order is part of Ten and a Half only"),
+                               on="dice"),)
     target = 21
     basic_threshold = 16  # stand from 8
 

@@ -1,6 +1,6 @@
 """Zhejiang Ten and a Half (rules/zhejiang.md): 54 cards, picture cards, special hands up to x10."""
 
-from ..errors import RulesError
+from ..errors import RulesError, gettext_noop
 from .base import LOSE, WIN, Eval, OwnSetting, Variant
 from .ten_half import POINTS as _TEN_HALF_POINTS
 
@@ -21,18 +21,19 @@ class Zhejiang(Variant):
     main_seats = (2, 4)
     payout_classes = ("ordinary", "ten-and-a-half", "five-small", "five-pictures", "heavenly-king", "six-small",
                       "seven-small", "eight-small", "nine-small", "grand-heavenly-king")
-    own_settings = (OwnSetting("double_once", "is a Zhejiang rule (Seven and a Half has double_down)"),
-                    OwnSetting("banker_multiplies", "is a Zhejiang house rule"))
+    own_settings = (OwnSetting("double_once", gettext_noop("is a Zhejiang rule (Seven and a Half has double_down)")),
+                    OwnSetting("banker_multiplies", gettext_noop("is a Zhejiang house rule")))
     target = 21
     basic_threshold = 16
     simulation_overrides = {"base_stake_rule": "fixed"}
 
     def check_rules(self, rules):
         if rules.max_cards is None:
-            raise RulesError("max_cards", f"{self.slug} needs a card limit")
+            raise RulesError("max_cards", gettext_noop("%(game)s needs a card limit"), {"game": self.slug})
         want = MODE_MAX_CARDS[rules.mode]
         if rules.max_cards != want:
-            raise RulesError("max_cards", f"the {rules.mode} mode holds at most {want} cards")
+            raise RulesError("max_cards", gettext_noop("the %(mode)s mode holds at most %(max)s cards"),
+                              {"mode": rules.mode, "max": want})
 
     def implied_overrides(self, overrides, preset):
         # Setting {"mode": "extended"} alone also moves max_cards to 9.
