@@ -10,9 +10,8 @@ from django.utils.translation import gettext as _
 
 from accounts.api import ApiError, endpoint, read_json, text_field
 from games import hand_records, pages, selectors, services
-from games.engine import KNOBS, PRESETS, RulesError
+from games.engine import KNOBS, PRESETS
 from games.models import PRESET_CHOICES, Hand, HouseVariant, Room, Seat, Table
-from games.rules_form import rules_refusal
 
 RECORDS_LIMIT = 200  # records a page, at most
 
@@ -21,11 +20,7 @@ _STATUS = {"banned": 403, "club_members_only": 403, "no_code": 503}
 
 
 def _refused(e: services.GameError) -> ApiError:
-    message = e.message
-    refusal = e.__context__  # the engine's refusal that services.room_create passes on: in the reader's language
-    if e.code == "invalid_rules" and isinstance(refusal, RulesError):
-        message = f"{refusal.knob}: {rules_refusal(refusal)}"
-    return ApiError(e.code, message, _STATUS.get(e.code, 400), field=e.field)
+    return ApiError(e.code, e.message, _STATUS.get(e.code, 400), field=e.field)
 
 
 def _is_code(text: str) -> bool:

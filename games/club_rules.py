@@ -14,6 +14,7 @@ from games import clubs
 from games.engine import RulesError, rules_from
 from games.models import Club, HouseVariant, Room
 from games.services import GameError
+from games.services.errors import rules_refused
 
 SETS_PER_CLUB = 30
 
@@ -43,7 +44,7 @@ def rule_set_save(*, club: Club, room: Room, name: str, by) -> HouseVariant:
     try:
         rules_from(room.preset, room.overrides or {})
     except RulesError as e:
-        raise GameError(e.code, e.message) from None
+        raise rules_refused(e, on_field=False) from None
     if HouseVariant.objects.filter(club=club, name=name).exists():
         raise GameError("name_taken", _("The club has a set of rules with this name already."))
     if HouseVariant.objects.filter(club=club).count() >= SETS_PER_CLUB:

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from accounts.api import ApiError, endpoint, read_json
 from games import rules_codes, services
 from games.engine import PRESETS, RulesError, rules_from
+from games.services.errors import rules_refusal
 
 
 def _answer(request: HttpRequest, code: str, found: rules_codes.Decoded) -> JsonResponse:
@@ -43,7 +44,7 @@ def rules_codes_make(request: HttpRequest) -> JsonResponse:
     try:
         rules = rules_from(preset, overrides).to_json()
     except RulesError as e:
-        raise ApiError(e.code, e.message, field=e.knob) from None
+        raise ApiError(e.code, f"{e.knob}: {rules_refusal(e)}", field=e.knob) from None
     code = rules_codes.rules_code(preset, rules)
     if code is None:
         raise ApiError("code_too_long", _("These rules are too long for a rules code."), field="rules")

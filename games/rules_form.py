@@ -2,8 +2,8 @@
 
 One typed field per knob, labelled and explained by the engine's texts (translated here), the
 preset's default in the help text, and validation by the engine itself (`rules_from`): a RulesError
-lands on the field of the knob it names, with the engine's message in the reader's language (`rules_refusal`).
-Used by the admin (a room's rules, house variants) and by the lobby's create-room form. The result is the
+lands on the field of the knob it names, with the engine's message in the reader's language
+(games/services/errors.py, `rules_refusal`). Used by the admin (a room's rules, house variants) and by the lobby's create-room form. The result is the
 overrides against the preset: only what differs from it.
 """
 
@@ -11,7 +11,8 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from games.engine import KNOBS, PRESETS, RulesError, rules_from
-from games.pages import amount, class_label, show_value
+from games.pages import class_label, show_value
+from games.services.errors import rules_refusal
 
 FIXED = {"game", "deck"}  # decided by the preset: a room cannot change its game or its deck
 # A house rule's settings (house-rules.md) and the knob that turns it on: while that knob is off they do nothing, so
@@ -19,14 +20,6 @@ FIXED = {"game", "deck"}  # decided by the preset: a room cannot change its game
 DEPENDS_ON = {"banker_open_from": "banker_opens", "matta_natural": "matta", "auction_max": "bank_auction",
               "auction_sees_first_card": "bank_auction"}
 PAYOUT_PREFIX = "payouts__"
-
-
-def rules_refusal(e: RulesError) -> str:
-    """The engine's refusal of a rule set in the reader's language, without the knob: its English template (marked
-    with gettext_noop in games/engine/) translated, then filled with its parameters: the numbers written as the
-    reader's language writes them (2,147,483,647 · 2.147.483.647), the codes and knob names as they are."""
-    params = {k: amount(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in e.params.items()}
-    return _(e.template) % params
 
 
 class ChipValuesField(forms.CharField):

@@ -15,7 +15,7 @@ from games.models import ClubMember, Room, Table
 from games.services import moves
 from games.services.commands import action_submit
 from games.services.due import _bots_due
-from games.services.errors import GameError, Result
+from games.services.errors import GameError, Result, rules_refused
 from games.services.moves import _close, _is_club_member, _leave, _sit
 from games.services.run import _locked
 from games.services.save import _save
@@ -53,7 +53,7 @@ def room_create(
     try:
         rules = rules_from(preset, overrides or {})
     except RulesError as e:
-        raise GameError(e.code, e.message, field=e.knob) from None
+        raise rules_refused(e) from None
     if kind not in Room.Kind.values:
         raise GameError("bad_kind", _("A room is for friends or for practice with bots."))
     if kind == Room.Kind.AI:
@@ -212,7 +212,7 @@ def room_rules_update(*, room_id: int, overrides: dict, by=None):
     try:
         rules = rules_from(Room.objects.values_list("preset", flat=True).get(pk=room_id), overrides)
     except RulesError as e:
-        raise GameError(e.code, e.message) from None
+        raise rules_refused(e, on_field=False) from None
     except Room.DoesNotExist:
         raise GameError("no_room", _("There is no such room.")) from None
     with transaction.atomic():

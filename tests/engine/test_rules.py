@@ -166,7 +166,7 @@ def test_a_rules_change_applies_from_the_next_hand():
 
 
 # Each refusal of the rules is a template marked for translation plus its parameters (numbers, codes, knob names):
-# a page translates the template and fills it in (games/rules_form.py rules_refusal); `message` stays the English.
+# a page translates the template and fills it in (games/services/errors.py rules_refusal); `message` stays the English.
 REFUSALS = [
     ("ten-half", {"base_stake": 0}, "base_stake", "must be at least %(min)s", {"min": 1}),
     ("ten-half", {"bet_seconds": 601}, "bet_seconds", "must be at most %(max)s", {"max": 600}),

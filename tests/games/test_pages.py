@@ -113,7 +113,7 @@ def test_a_payout_of_zero_is_refused_on_its_hand_class(alice_client):
     assert "payouts__five-dragons" in form.errors, form.errors
 
 
-# The engine's refusal in the player's language (games/rules_form.py rules_refusal): its template translated, its
+# The engine's refusal in the player's language (games/services/errors.py rules_refusal): its template translated, its
 # numbers and codes filled in; the English page shows the English text.
 REFUSED_IN = {
     "en": ("ten-half seats 2 to 4 main players", "must be at least 3"),
@@ -144,7 +144,7 @@ def test_a_refusal_of_a_knob_not_on_the_form_is_named_by_the_knobs_label_in_the_
 
     from games.engine import RulesError, rules_from
     from games.forms import KnobsForm
-    from games.rules_form import rules_refusal
+    from games.services.errors import rules_refusal
 
     with pytest.raises(RulesError) as e:
         rules_from("ten-half", {"jackpot_enabled": True})
