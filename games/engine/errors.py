@@ -5,7 +5,7 @@ def gettext_noop(text: str) -> str:
     """Marks an English text for translation where it is written (Django's makemessages looks for this name): a
     knob's label and help (games/engine/rules.py), a refusal of the rules (``RulesError``, the variants' ``why``).
     The engine stays free of Django, so the text itself is returned; the pages translate it when they show it
-    (games/pages.py, games/rules_form.py)."""
+    (games/pages.py, games/services/errors.py)."""
     return text
 
 
