@@ -101,6 +101,15 @@ def test_house_rule_banker_multiplies_pays_the_banker_the_multiplier_of_its_clas
     assert compare(P, ["10S", "2S"], ["JS", "QS", "KS", "BJ", "RJ"], banker_multiplies=True) == ("lose", 4)
 
 
+def test_banker_multiplies_pays_special_hands_only_even_with_a_raised_ordinary_payout():
+    # zhejiang.md: "a banker who wins with a special hand is paid at that class's multiplier"; a challenger who wins
+    # is paid their own class's, the ordinary one included.
+    raised = {"banker_multiplies": True, "payouts": {"ordinary": 2}}
+    assert compare(P, ["8S"], ["9S"], **raised) == ("lose", 1)  # the banker's ordinary 9 beats an 8: the stake
+    assert compare(P, ["9S"], ["8S"], **raised) == ("win", 2)  # the challenger's ordinary 9: its class's ×2
+    assert compare(P, ["9S"], ["10S", "KH"], **raised) == ("lose", 2)  # the banker's 10½: special, ×2
+
+
 def test_a_banker_ten_and_a_half_wins_exactly_the_stake_and_twice_it_with_banker_multiplies():
     # zhejiang.md: 莊家沒有翻倍，只有閑家才能翻倍; C2 doubled its stake (scripts/zhejiang-banker-*.json).
     paid = [(r["bettor"], r["stake"], r["outcome"], r["paid"]) for r in script(

@@ -74,8 +74,9 @@ class Zhejiang(Variant):
     def compare(self, c, b, rules):
         # zhejiang.md "Comparing": a winning challenger is paid their own class's multiplier; the banker has
         # none (莊家沒有翻倍), so a losing challenger pays the stake, unless the room's house rule
-        # banker_multiplies pays the banker its class's multiplier.
-        lose = (LOSE, b.mult if rules.banker_multiplies else 1)
+        # banker_multiplies pays a banker who wins "with a special hand" its class's multiplier: an ordinary hand
+        # stays at the stake even where the room raised the ordinary payout (a challenger's alone).
+        lose = (LOSE, b.mult if rules.banker_multiplies and b.cls != "ordinary" else 1)
         if c.bust:
             return lose  # both bust: the banker wins (a bust is worth x1)
         if b.bust:
