@@ -181,6 +181,19 @@ def test_dice_count_clockwise_with_the_banker_as_one(dice, first):
     assert order == clockwise[i:] + clockwise[:i]
 
 
+@pytest.mark.parametrize("why", ["away", "stack too small"])
+def test_the_dice_count_only_the_seats_dealt_in(why):
+    """docs/rules.md: a seat sitting the hand out is not counted, so the count never lands on a seat with no cards.
+    A roll of 3 counts B=1, C2=2, C3=3 with C1 out (C2 would be first if C1 were counted)."""
+    g = Game(seats={"B": 500, "C1": 1000 if why == "away" else 5, "C2": 1000, "C3": 1000})
+    if why == "away":
+        g.do("system", "set_seat", seat="C1", away=True)
+    g.start(dice=[1, 2])
+    g.close_betting()
+    assert "C1" in g.state.hand["sitting_out"]
+    assert g.state.hand["order"] == ["C3", "B", "C2"]
+
+
 def test_dice_are_rolled_from_the_seed_when_not_given():
     g1, g2 = Game(), Game()
     g1.start()
