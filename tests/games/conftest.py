@@ -4,10 +4,13 @@ Tables run with Celery eager (tests/games helpers): bots and the next hand happe
 never expire by themselves; `expire()` moves a table past its deadline to apply a timeout.
 """
 
+import sys
 import time
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.signals import got_request_exception
+from django.test import Client
 
 from games import services
 from games.models import Table
@@ -25,6 +28,27 @@ def _table_settings(settings):
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.GAMES_BOT_SECONDS = 0
     settings.GAMES_NEXT_HAND_SECONDS = 0
+
+
+@pytest.fixture
+def server_errors():
+    """The exceptions of the requests made while the test runs: a refusal must not be a server error."""
+    caught = []
+
+    def record(sender, request=None, **kwargs):
+        caught.append(repr(sys.exc_info()[1]))
+
+    got_request_exception.connect(record)
+    yield caught
+    got_request_exception.disconnect(record)
+
+
+def browser(user=None) -> Client:
+    """A test client logged in as `user` (or nobody) that answers a server error with its 500, as a browser sees it."""
+    client = Client(raise_request_exception=False)
+    if user is not None:
+        client.force_login(user)
+    return client
 
 
 def make_player(name: str):

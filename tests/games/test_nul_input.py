@@ -5,41 +5,20 @@ changes nothing; on PostgreSQL each of these was a server error, on SQLite most 
 runs this file on PostgreSQL too."""
 
 import json
-import sys
 
 import pytest
-from django.core.signals import got_request_exception
-from django.test import Client
 from django.urls import reverse
 
 from accounts.models import PushSubscription
 from games import clubs, hand_records, services
 from games.ledger_shares import ledger_share_create
 from games.models import ClubMember, Hand, HandShare, HouseVariant, LedgerShare, ModerationLog, Room
+from tests.games.conftest import browser
 from tests.games.test_hand_records import open_room, play_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NUL = "a\x00b"
-
-
-@pytest.fixture
-def server_errors():
-    caught = []
-
-    def record(sender, request=None, **kwargs):
-        caught.append(repr(sys.exc_info()[1]))
-
-    got_request_exception.connect(record)
-    yield caught
-    got_request_exception.disconnect(record)
-
-
-def browser(user=None) -> Client:
-    client = Client(raise_request_exception=False)
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -5,40 +5,19 @@ error (tests/games/test_fuzz.py sends the socket's random garbage)."""
 import base64
 import hashlib
 import json
-import sys
 import zlib
 
 import pytest
-from django.core.signals import got_request_exception
-from django.test import Client
 
 from accounts.models import ApiToken
 from games import moderation, services
 from games.engine.rules import AMOUNT_MAX
 from games.models import Report, Room, Seat
+from tests.games.conftest import browser
 
 pytestmark = pytest.mark.django_db
 
 SUPERSCRIPT_TWO = "\u00b2"  # "²": str.isdigit() says yes, int() says no
-
-
-@pytest.fixture
-def server_errors():
-    caught = []
-
-    def record(sender, request=None, **kwargs):
-        caught.append(repr(sys.exc_info()[1]))
-
-    got_request_exception.connect(record)
-    yield caught
-    got_request_exception.disconnect(record)
-
-
-def browser(user=None) -> Client:
-    client = Client(raise_request_exception=False)
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture
