@@ -83,6 +83,15 @@ function ended(text) {
   setTimeout(() => { if (box.isConnected && !open && !closing) box.remove(); }, 8000);
 }
 
+// The caller's vote opened: the menu it was called from covers the table on a phone, so it closes, and the banner
+// (above the table) is brought into view; a refused call leaves the menu open under its message.
+function shown() {
+  const menu = document.getElementById("menu");
+  if (menu && !menu.hidden) document.getElementById("menu-close").click();
+  const box = document.getElementById("vote-banner");
+  if (box) box.scrollIntoView({ block: "nearest" });
+}
+
 /** A room frame of the votes (table.js passes them on through room-frames.js). */
 export function onFrame(f) {
   loadWords().then(() => {
@@ -94,6 +103,7 @@ export function onFrame(f) {
     if (f.type === "vote_opened" || f.type === "vote_tally") {
       open = { ...f, ends: Date.now() + f.seconds * 1000 };
       draw();
+      if (f.type === "vote_opened" && f.seat === (T().state.view && T().state.view.you)) shown();
     } else if (f.type === "vote_ended") {
       clearInterval(timer);
       open = null;

@@ -75,7 +75,11 @@ def test_two_players_end_the_room_of_a_host_who_left_and_the_settle_up_balances(
     bob.page.locator("#vote-close").scroll_into_view_if_needed()
     bob.screenshot("vote-menu-360")
     bob.page.click("#vote-close")
-    bob.page.click("#menu-close")
+    # The caller's menu closes once the vote is open (it covers a phone's screen), with the banner in view.
+    bob.page.wait_for_selector("#menu", state="hidden")
+    bob.page.wait_for_selector("#vote-banner")
+    mine = bob.page.locator("#vote-banner").bounding_box()
+    assert mine["y"] >= 0 and mine["y"] + mine["height"] <= PHONE["height"]
     banner = chen.page.locator("#vote-banner")
     banner.wait_for()
     assert banner.locator("p").first.inner_text() == "Bob calls a vote to end the room."
@@ -99,7 +103,7 @@ def test_two_players_end_the_room_of_a_host_who_left_and_the_settle_up_balances(
     chen.page.click("#menu-button")
     chen.page.click("#vote-skip")
     chen.page.click(f"#vote-skip-seats [data-seat='{host_seat}']")
-    chen.page.click("#menu-close")
+    chen.page.wait_for_selector("#menu", state="hidden")
     bob.page.wait_for_selector("#vote-banner #vote-yes")
     assert bob.page.locator("#vote-banner p").first.inner_text() == \
         "Chen asks to skip Alice's timers for the rest of this hand."
@@ -160,6 +164,10 @@ def test_a_host_who_allows_votes_any_time_votes_too_and_the_room_ends_at_once_be
     assert bob.page.locator("#vote-anytime").count() == 0  # the host's setting only
     bob.page.click("#vote-close")
     bob.page.wait_for_function("document.querySelector('#toast').textContent.includes('The host is here')")
+    # A refused call leaves the menu open, its message below the menu's tabs rather than over them.
+    assert bob.page.locator("#menu").is_visible()
+    tabs = bob.page.locator("#menu [role=tablist]").bounding_box()
+    assert bob.page.locator("#toast").bounding_box()["y"] >= tabs["y"] + tabs["height"]
     assert RoomVote.objects.count() == 0
 
     # The host allows votes at any time from the menu.
@@ -175,7 +183,7 @@ def test_a_host_who_allows_votes_any_time_votes_too_and_the_room_ends_at_once_be
     host.page.click("#menu-close")
 
     bob.page.click("#vote-close")
-    bob.page.click("#menu-close")
+    bob.page.wait_for_selector("#menu", state="hidden")
     host.page.wait_for_selector("#vote-banner #vote-yes")
     assert host.page.locator("#vote-tally").inner_text() == "1 yes, 0 no, of 2"  # the host votes too
     host.page.click("#vote-yes")
