@@ -29,6 +29,7 @@ function toast(message, kind = "error") {
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
 }
+$("#toast").addEventListener("click", () => { $("#toast").hidden = true; }); // a tap clears what it covers
 
 // --- what the view says ------------------------------------------------------------------------------
 
@@ -418,7 +419,8 @@ function statusLine() {
   if (v.phase === "between_hands" && v.hand && v.hand.over) {
     return [S.started ? gettext("Hand over: read the results. The next hand starts soon.") : gettext("Hand over."), false];
   }
-  if (!mySeat()) return [gettext("Take a free seat to play."), false];
+  if (!mySeat()) return [{ main: gettext("Take a free seat to play."), side: gettext("Every seat is taken: sit as a side bettor to play."),
+    none: gettext("Every place at this table is taken.") }[freePlace()], false];
   if (!enoughPlayers(v)) return [gettext("Waiting for players: a hand needs a banker and a challenger."), false];
   if (!S.started) {
     if (isHost()) return [gettext("Press Start when everyone is seated."), true];
@@ -522,8 +524,9 @@ function seatNode(seat, pos) {
   });
   const tools = h("span", { class: "seat-tools" }); // report and remove, at the end of the name line
   const node = h("div", { class: cls, "data-seat": seat.id, "data-pos": pos },
-    h("div", { class: "seat-head" }, presence, h("span", { class: "name", text: seat.name }),
-      me ? h("span", { class: "you", text: gettext("(you)") }) : null, badges, tools),
+    h("div", { class: "seat-head" }, h("span", { class: "seat-who" }, presence,
+      h("span", { class: "name", text: seat.name, title: seat.name }), me ? h("span", { class: "you", text: gettext("(you)") }) : null),
+    badges, tools),
     h("div", { class: "seat-chips" },
       h("span", { class: "stack", text: fmt(gettext("Stack %(n)s"), { n: number(seat.stack) }) }),
       seat.banker ? h("span", { class: "bank", text: fmt(gettext("Bank %(n)s"), { n: number(v.bank) }) }) : null));
@@ -631,13 +634,21 @@ function ownSeatIntoView() {
 // A phone turned on its side during the player's turn: the seat again, where the new layout put it.
 addEventListener("resize", () => { if (renderFelt.shownTurn) requestAnimationFrame(ownSeatIntoView); });
 
+// What a spectator may take: a main seat ("main"), else a side bettor's place ("side"), else nothing ("none").
+const canSitSide = (v) => !mySeat() && rules().side_bets_enabled && cfg.kind !== "ai"
+  && v.seats.filter((x) => x.role === "side").length < rules().max_side_bettors;
+function freePlace() {
+  const v = V();
+  if (v.seats.filter((x) => x.role === "main").length < rules().max_main_seats) return "main";
+  return canSitSide(v) ? "side" : "none";
+}
+
 function renderSide() {
   const v = V();
   const box = $("#side-seats");
   box.textContent = "";
   const sides = v.seats.filter((x) => x.role === "side");
-  const r = rules();
-  const canSit = !mySeat() && r.side_bets_enabled && cfg.kind !== "ai" && sides.length < r.max_side_bettors;
+  const canSit = canSitSide(v);
   if (!sides.length && !canSit) { box.hidden = true; return; }
   box.hidden = false;
   box.append(h("h2", { text: gettext("Side bettors") }));
@@ -671,6 +682,10 @@ function amountInput(key, value, label) {
   });
   return input;
 }
+
+/** An amount's field with its label shown before it, both on one line (the top-up, the refill, the jackpot). */
+const labelledAmount = (key, value, label) => h("span", { class: "amount-field" },
+  h("label", { for: "amount-" + key, text: label }), amountInput(key, value, label));
 
 function readAmount(key) {
   const value = parseInt($("#amount-" + key).value, 10);
@@ -845,8 +860,11 @@ function renderActions() {
   box.textContent = "";
   box.classList.toggle("needed", ["hit", "stand", "confirm", "open_bank", "take_bank", "refill", "no_bet"].some(legal));
   if (!me) {
-    box.append(h("p", { class: "muted", text: roomClosed() ? gettext("This room is closed.")
-      : gettext("You are watching. Take a free seat to play.") }));
+    box.append(h("p", { class: "muted", id: "watching", text: roomClosed() ? gettext("This room is closed.") : {
+      main: gettext("You are watching. Take a free seat to play."),
+      side: gettext("You are watching. Every seat is taken; a side bettor's place is free."),
+      none: gettext("You are watching. Every place at this table is taken."),
+    }[freePlace()] }));
     return;
   }
   const r = rules();
@@ -905,7 +923,7 @@ function renderActions() {
   if (legal("take_bank")) bankRow.append(button("take_bank", gettext("Take the bank"), { cls: "primary" }));
   if (legal("decline_bank")) bankRow.append(button("decline_bank", gettext("Decline"), { cls: "secondary" }));
   if (legal("refill")) {
-    bankRow.append(amountInput("refill", Math.min(me.stack, v.bank_opening || me.stack), gettext("Refill amount")),
+    bankRow.append(labelledAmount("refill", Math.min(me.stack, v.bank_opening || me.stack), gettext("Refill amount")),
       button("refill", gettext("Refill the bank"), { cls: "primary", onclick: () => { const a = readAmount("refill"); if (a) send("refill", { amount: a }); } }));
   }
   if (legal("pass_bank")) bankRow.append(button("pass_bank", gettext("Pass the bank"), { cls: "secondary" }));
@@ -913,11 +931,11 @@ function renderActions() {
   if (bankRow.childNodes.length) box.append(bankRow);
   const more = h("div", { class: "row more" });
   if (legal("seed_jackpot")) {
-    more.append(amountInput("jackpot", r.base_stake * 10, gettext("Jackpot amount")),
+    more.append(labelledAmount("jackpot", r.base_stake * 10, gettext("Jackpot amount")),
       button("seed_jackpot", gettext("Seed the jackpot"), { cls: "secondary", onclick: () => { const a = readAmount("jackpot"); if (a) send("seed_jackpot", { amount: a }); } }));
   }
   if (legal("top_up")) {
-    more.append(amountInput("topup", r.base_stake * 10, gettext("Top-up amount")),
+    more.append(labelledAmount("topup", r.base_stake * 10, gettext("Top-up amount")),
       button("top_up", gettext("Top up"), { cls: "secondary", busy: false, onclick: () => { const a = readAmount("topup"); if (a) send("top_up", { amount: a }, { busy: false }); } }));
   }
   if (legal("leave")) {
@@ -990,13 +1008,14 @@ function renderResults() {
     const who = r.kind === "side" ? fmt(gettext("%(name)s on %(backs)s"), { name: name(r.bettor), backs: name(r.backs) })
       : name(r.bettor) + (hand.hands[r.bettor] && hand.hands[r.bettor].length > 1 ? ` #${r.hand + 1}` : "");
     return h("tr", { class: r.outcome, "data-bettor": r.bettor, "data-outcome": r.outcome },
-      h("td", { text: who }), h("td", { text: number(r.stake) }), h("td", { text: OUTCOMES()[r.outcome] }),
+      h("td", {}, h("span", { class: "who", text: who, title: who })), h("td", { text: number(r.stake) }), h("td", { text: OUTCOMES()[r.outcome] }),
       h("td", { text: multiplier(r).trim() }), h("td", { class: "amount", text: signed(r) }));
   });
   const banker = handBanker();
   const bankDelta = hand.deltas && banker in hand.deltas ? hand.deltas[banker] : null;
   if (bankDelta !== null) {
-    rows.push(h("tr", { class: "banker-row" }, h("td", { text: fmt(gettext("%(name)s (bank)"), { name: name(banker) }) }),
+    const bankWho = fmt(gettext("%(name)s (bank)"), { name: name(banker) });
+    rows.push(h("tr", { class: "banker-row" }, h("td", {}, h("span", { class: "who", text: bankWho, title: bankWho })),
       h("td"), h("td"), h("td"), h("td", { class: "amount", text: signedNumber(bankDelta) })));
   }
   box.append(h("table", { class: "results-table", id: "results-table" },
