@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.core.cache import cache
 from django.db import connections
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.pushservice import vapid_pair
 from tests.servers import Daphne, daphne, free_port
@@ -296,14 +297,24 @@ class Player:
     def wait_connected(self):
         self.page.wait_for_function("window.halfpoint && window.halfpoint.state.version >= 0")
 
+    def open_sit(self, position: int | None = None, side: bool = False):
+        """Open the seat dialog. The room's first frames after the snapshot (presence, the spectators' count) can
+        redraw the table between Playwright's aim and its click, so a click that opened nothing is made again once
+        the dialog has had its chance to open."""
+        p = self.page
+        target = "#sit-side" if side else "button[data-sit]" if position is None else f"button[data-sit='{position}']"
+        for attempt in range(3):
+            p.locator(target).first.click()
+            try:
+                p.wait_for_selector("#sit-dialog[open]", timeout=3000)
+                return
+            except PlaywrightTimeout:
+                if attempt == 2:
+                    raise
+
     def sit(self, position: int | None = None, buy_in: int = 1000, side: bool = False):
         p = self.page
-        if side:
-            p.click("#sit-side")
-        elif position is None:
-            p.locator("button[data-sit]").first.click()
-        else:
-            p.click(f"button[data-sit='{position}']")
+        self.open_sit(position, side)
         p.fill("#sit-buy-in", str(buy_in))
         p.click("#sit-confirm")
         p.wait_for_function("window.halfpoint.state.view && window.halfpoint.state.view.you")

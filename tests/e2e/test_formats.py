@@ -78,7 +78,7 @@ def test_amounts_and_times_read_in_each_players_language(browser, server, settin
         player.goto(room.get_absolute_url())
         player.wait_connected()
         assert page.locator("#sit-buy-in").get_attribute("max") == "20000"
-        page.locator("button[data-sit]").first.click()
+        player.open_sit()
         page.fill("#sit-buy-in", "12345")
         page.click("#sit-confirm")
         player.wait_view("v.you && v.seats.some((x) => x.id === v.you && x.stack === 12345)")
