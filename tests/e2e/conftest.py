@@ -443,3 +443,14 @@ def push_server(transactional_db, service):
            "VAPID_SUBJECT": "mailto:ops@halfpoint.example", "PUSH_SERVICE_HOSTS": "127.0.0.1"}
     with daphne(**env) as base:
         yield base, public
+
+
+def at_table(browser, server, user, room, viewport=None, ready: str = "!!v.you") -> "Player":
+    """`user`'s page of `room` in a browser context of its own (a phone's screen unless `viewport` says), once the
+    view satisfies `ready` (over `v`: seated by default; "!!v" for a spectator)."""
+    context = browser.new_context(viewport=viewport or PHONE, locale="en-US", bypass_csp=True)
+    player = Player(context, server, user.username, [])
+    log_in(context, server, user)
+    player.goto(f"/r/{room.code}/")
+    player.wait_view(ready)
+    return player

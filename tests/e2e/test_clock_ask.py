@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Table
-from tests.e2e.conftest import PHONE, Player, log_in, play_out
+from tests.e2e.conftest import PHONE, Player, at_table, play_out
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -20,15 +20,6 @@ def betting_clock(room) -> float:
     server's clock on both sides; the page's estimate of the server's time can be a second out)."""
     table = Table.objects.select_related("hand").get(pk=room.pk)
     return (table.deadline - table.hand.started_at).total_seconds()
-
-
-def at_table(browser, server, user, room, viewport) -> Player:
-    context = browser.new_context(viewport=viewport, locale="en-US", bypass_csp=True)
-    player = Player(context, server, user.username, [])
-    log_in(context, server, user)
-    player.goto(f"/r/{room.code}/")
-    player.wait_view("!!v.you")
-    return player
 
 
 def deal(host: Player, *others: Player) -> None:

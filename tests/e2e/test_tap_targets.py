@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
-from tests.e2e.conftest import PHONE, Player, log_in
+from tests.e2e.conftest import PHONE, at_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,15 +45,6 @@ def users(*names):
                                      display_name=LONG if n == "max" else n.capitalize()) for n in names]
 
 
-def at_table(browser, server, user, room, viewport=PHONE) -> Player:
-    context = browser.new_context(viewport=viewport, locale="en-US", bypass_csp=True)
-    player = Player(context, server, user.username, [])
-    log_in(context, server, user)
-    player.goto(f"/r/{room.code}/")
-    player.wait_view("!!v")
-    return player
-
-
 def box(page, selector):
     return page.locator(selector).bounding_box()
 
@@ -64,7 +55,7 @@ def test_the_hosts_table_on_a_phone_has_40_px_controls_and_readable_seats(server
     room = services.room_create(host=alice, preset="ten-half")
     for u in (alice, bob, max_):
         services.seat_take(room_id=room.pk, user=u, buy_in=500)
-    host = at_table(browser, server, alice, room)
+    host = at_table(browser, server, alice, room, ready="!!v")
     page = host.page
     page.wait_for_selector("#seats .seat .kick[data-kick]")
     assert page.evaluate(SMALL) == []
@@ -107,7 +98,7 @@ def test_a_spectator_at_a_full_table_is_told_what_place_is_left(server, browser,
     room = services.room_create(host=seated[0], preset="ten-half", overrides={"side_bets_enabled": side_bets})
     for u in seated:
         services.seat_take(room_id=room.pk, user=u, buy_in=500)
-    watcher = at_table(browser, server, chen, room)
+    watcher = at_table(browser, server, chen, room, ready="!!v")
     text = watcher.page.locator("#actions").inner_text()
     assert "free seat" not in text and "free seat" not in watcher.page.locator("#status").inner_text()
     if side_bets:

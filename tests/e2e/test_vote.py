@@ -12,19 +12,10 @@ from django.db import transaction
 
 from games import ledger, services
 from games.models import Room, RoomVote, Table
-from tests.e2e.conftest import PHONE, Player, log_in
+from tests.e2e.conftest import PHONE, at_table
 from wallets.models import Account
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def at_table(browser, server, user, room) -> Player:
-    context = browser.new_context(viewport=PHONE, locale="en-US", bypass_csp=True)
-    player = Player(context, server, user.username, [])
-    log_in(context, server, user)
-    player.goto(f"/r/{room.code}/")
-    player.wait_view("!!v.you")
-    return player
 
 
 def wallets(users) -> dict[int, int]:
