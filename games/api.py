@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from accounts.api import ApiError, endpoint, read_json, text_field
 from games import hand_records, pages, selectors, services
 from games.engine import KNOBS, PRESETS
-from games.models import PRESET_CHOICES, Hand, HouseVariant, Room, Seat, Table
+from games.models import PRESET_CHOICES, Hand, HouseVariant, Room, Seat, Table, is_room_code
 
 RECORDS_LIMIT = 200  # records a page, at most
 
@@ -23,12 +23,8 @@ def _refused(e: services.GameError) -> ApiError:
     return ApiError(e.code, e.message, _STATUS.get(e.code, 400), field=e.field)
 
 
-def _is_code(text: str) -> bool:
-    return len(text) == 4 and text.isascii() and text.isdigit()
-
-
 def _open_room(code: str) -> Room:
-    found = selectors.open_room_by_code(code) if _is_code(code) else None
+    found = selectors.open_room_by_code(code) if is_room_code(code) else None
     if found is None:
         raise ApiError("no_room", _("No open room has this code."), 404)
     return found
@@ -169,7 +165,7 @@ def records(request: HttpRequest) -> JsonResponse:
         raise ApiError("bad_field", _("preset is one of %(presets)s.") % {"presets": ", ".join(PRESETS)},
                        field="preset")
     room_code = request.GET.get("room") or None
-    if room_code is not None and not _is_code(room_code):
+    if room_code is not None and not is_room_code(room_code):
         raise ApiError("bad_field", _("A room code is 4 digits."), field="room")
     limit = _int_param(request, "limit", 50, 1, RECORDS_LIMIT)
     offset = _int_param(request, "offset", 0, 0, 10**9)

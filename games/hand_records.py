@@ -12,7 +12,7 @@ from games import ledger, selectors
 from games.engine.errors import RulesError
 from games.engine.rules import Rules
 from games.engine.variants import VARIANTS
-from games.models import Hand, HandShare, Room, RoomVisit
+from games.models import Hand, HandShare, Room, RoomVisit, is_room_code
 from games.services import GameError, room_check_access
 
 SHARES_PER_HAND = 10  # a reader's open share links of one hand: enough to give out, few enough to keep track of
@@ -43,7 +43,7 @@ def records_room(user, code: str, room_id: int | None = None) -> Room | None:
     when `user` may read it and `room_id` does not name another; else a closed room of that code that `user` may read,
     the one `room_id` names or the newest (a closed room's code may have gone to a newer room since, as for its
     ledger: ledger.room_for)."""
-    if not (len(code) == 4 and code.isascii() and code.isdigit()):
+    if not is_room_code(code):
         return None
     found = selectors.open_room_by_code(code)
     if found is not None and room_id in (None, found.pk) and room_records_readable(found, user):

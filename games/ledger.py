@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from games.models import ClubMember, HandSeat, LedgerShare, Room, RoomVisit, Seat
+from games.models import ClubMember, HandSeat, LedgerShare, Room, RoomVisit, Seat, is_room_code
 from wallets.models import Account, Entry, Transaction
 
 SHARES_PER_ROOM = 10  # a person's open share links of one room's settle-up
@@ -155,7 +155,7 @@ def rooms_visible_to(user) -> QuerySet[Room]:
 def room_for(user, code: str, room_id: int | None = None) -> Room | None:
     """The room of `code` whose ledger `user` may read: the one `room_id` names, else the newest (a closed room's code
     may have gone to a newer room since). None when there is none."""
-    if not (len(code) == 4 and code.isascii() and code.isdigit()):
+    if not is_room_code(code):
         return None
     rooms = rooms_visible_to(user).filter(code=code)
     if room_id is not None:

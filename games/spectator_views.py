@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import services
-from games.models import Room
+from games.models import Room, is_room_code
 
 
 def watch_refused(request: HttpRequest, room: Room, refusal: services.GameError) -> HttpResponse:
@@ -26,7 +26,7 @@ def watch_refused(request: HttpRequest, room: Room, refusal: services.GameError)
 @require_POST
 def room_sit(request: HttpRequest, code: str) -> HttpResponse:
     """Take a main seat at the first free position with the posted buy-in, then the table."""
-    if not (len(code) == 4 and code.isascii() and code.isdigit()):
+    if not is_room_code(code):
         raise Http404
     room = get_object_or_404(Room, code=code, status=Room.Status.OPEN)
     value = request.POST.get("buy_in", "")

@@ -31,7 +31,7 @@ from games.engine import PRESETS
 from games.forms import JoinForm, KnobsForm, PracticeForm, RoomForm, knob_forms
 from games.game_order import game_order, games_in_order, lead_game
 from games.invite import offer as invite_offer
-from games.models import PRESET_CHOICES, Hand, Room
+from games.models import PRESET_CHOICES, Hand, Room, is_room_code
 from games.rules_form import RulesForm
 from games.stats import RUNNING_SECONDS, rules_key, running
 from games.tasks import distribution_refresh, rules_stats
@@ -132,7 +132,7 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 
 def _open_room(code: str) -> Room:
-    found = selectors.open_room_by_code(code) if code.isascii() and code.isdigit() and len(code) == 4 else None
+    found = selectors.open_room_by_code(code) if is_room_code(code) else None
     if found is None:
         raise Http404(_("No open room has this code."))
     return found
@@ -256,7 +256,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 
 def _records_query(request: HttpRequest):
     room_code = request.GET.get("room") or None
-    if room_code is not None and not (len(room_code) == 4 and room_code.isascii() and room_code.isdigit()):
+    if room_code is not None and not is_room_code(room_code):
         room_code = None  # no room has it: the filter is dropped, as an unknown game's is
     game = request.GET.get("game") or None
     if game not in PRESETS:

@@ -30,7 +30,7 @@ from games.models.clubs import Club, ClubJoinRequest, ClubMember
 from games.models.hands import Hand, HandEvent, HandSeat, HandShare, LedgerShare, RoomVisit, ShareLink
 from games.models.moderation import ChatMessage, HouseVariant, ModerationLog, Report
 from games.models.nights import NightLink
-from games.models.rooms import PRESET_CHOICES, GameSetting, Room, Seat, Table, new_invite_token
+from games.models.rooms import PRESET_CHOICES, GameSetting, Room, Seat, Table, is_room_code, new_invite_token
 from games.models.spectators import TvConsent
 from games.models.votes import RoomVote
 
@@ -38,5 +38,6 @@ __all__ = [
     "PRESET_CHOICES", "BuyInRequest", "ChatMessage", "ClockAsk", "Club", "ClubJoinRequest", "ClubMember",
     "GameSetting", "Hand", "HandEvent", "HandSeat", "HandShare", "HouseVariant", "LedgerShare", "ModerationLog",
     "NightLink", "Report", "Room", "RoomVisit", "RoomVote", "Seat", "ShareLink", "Table", "TvConsent",
+    "is_room_code",
     "new_invite_token",
 ]

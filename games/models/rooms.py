@@ -25,6 +25,12 @@ PRESET_CHOICES = [
 assert {slug for slug, _label in PRESET_CHOICES} == set(PRESETS)
 
 
+def is_room_code(text: str) -> bool:
+    """Whether `text` can be a room's code: four ASCII digits (the `games_room_code_four_digits` constraint below).
+    A path or a query that cannot be one is answered without a query ("²" is a digit to str.isdigit, not to int)."""
+    return len(text) == 4 and text.isascii() and text.isdigit()
+
+
 def new_invite_token() -> str:
     """An unguessable URL token: 22 characters, 128 random bits (invites, hand keys, share links)."""
     return secrets.token_urlsafe(16)
