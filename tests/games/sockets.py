@@ -5,10 +5,12 @@ from the view their socket received. Helpers only: the socket's tests are tests/
 import asyncio
 import faulthandler
 import json
+import sys
 import time
 from collections import deque
 
 from channels.db import database_sync_to_async
+from channels.layers import InMemoryChannelLayer, channel_layers
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
@@ -37,6 +39,23 @@ def session_cookie(user) -> bytes:
 
 def table_version(room) -> int:
     return Table.objects.values_list("version", flat=True).get(pk=room.pk)
+
+
+def dump_tasks() -> None:
+    """Every task of the running loop, each with its chain of awaits to the line it waits at, in stderr: where a
+    consumer that sends nothing is (a task's own stack shows its outermost coroutine only)."""
+    for task in asyncio.all_tasks():
+        print(f"task {task.get_name()}:", file=sys.stderr)
+        coro = task.get_coro()
+        while coro is not None:
+            frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+            if frame is not None:
+                print(f"  {frame.f_code.co_filename}:{frame.f_lineno} in {frame.f_code.co_name}", file=sys.stderr)
+            coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    layer = channel_layers.backends.get("default")
+    if isinstance(layer, InMemoryChannelLayer):  # what waits unread in each socket's channel, and who is in each group
+        print("channels:", {name: queue.qsize() for name, queue in layer.channels.items()}, file=sys.stderr)
+        print("groups:", {group: sorted(members) for group, members in layer.groups.items()}, file=sys.stderr)
 
 
 class Closed(Exception):
@@ -92,11 +111,16 @@ class Tab:
 
     async def _receive(self, timeout: float) -> dict:
         """The socket's next output. A wait that runs out dumps every thread's stack (in the test's captured stderr):
-        a frame that never comes is a server stuck somewhere, most often a database thread waiting on a lock."""
+        a frame that never comes is a server stuck somewhere: a database thread waiting on a lock, or a consumer's
+        coroutine waiting on one of the loop's own (`dump_tasks`)."""
         try:
-            return await self.comm.receive_output(timeout)
+            # The wait runs out here, not in the communicator, which would cancel the consumer before its stack is
+            # printed.
+            async with asyncio.timeout(timeout):
+                return await self.comm.receive_output(timeout + 60)
         except TimeoutError as e:
             faulthandler.dump_traceback(all_threads=True)
+            dump_tasks()
             last = [f.get("type") for _t, f in self.frames[-5:]]
             raise TimeoutError(f"{self.user}'s socket: nothing for {timeout} s after frames {last}") from e
 
