@@ -119,6 +119,8 @@ class Tab:
             async with asyncio.timeout(timeout):
                 return await self.comm.receive_output(timeout + 60)
         except TimeoutError as e:
+            if self.comm.future.done():
+                self.comm.future.result()  # the consumer ended on an exception: that is the failure, raised here
             faulthandler.dump_traceback(all_threads=True)
             dump_tasks()
             last = [f.get("type") for _t, f in self.frames[-5:]]
