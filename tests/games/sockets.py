@@ -18,6 +18,7 @@ from django.test import Client
 from config.asgi import application
 from games import services
 from games.consumers import RATE_LIMIT
+from games.consumers import _watched as consumers_watched
 from games.models import Table
 from tests.games.conftest import acked, answers
 
@@ -56,6 +57,15 @@ def dump_tasks() -> None:
     if isinstance(layer, InMemoryChannelLayer):  # what waits unread in each socket's channel, and who is in each group
         print("channels:", {name: queue.qsize() for name, queue in layer.channels.items()}, file=sys.stderr)
         print("groups:", {group: sorted(members) for group, members in layer.groups.items()}, file=sys.stderr)
+    # Each table socket of this loop: what it drew, what it holds back, and whether it listens on the layer that the
+    # broadcasts go to (a second layer made under a first one would take the room's messages from it).
+    for room_id, consumers in list(consumers_watched.items()):
+        for c in consumers:
+            if c.loop is asyncio.get_running_loop():
+                print(f"room {room_id} socket {c.channel_name} of user {c.scope['user'].pk}: v{c.version}, "
+                      f"seat {c.seat_id}, acks {list(c.acks)}, held {sorted(c.held)}, stream "
+                      f"{'held' if c.stream.locked() else 'free'}, the current layer: {c.channel_layer is layer}",
+                      file=sys.stderr)
 
 
 class Closed(Exception):
