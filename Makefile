@@ -63,7 +63,7 @@ test-long: $(STAMP) browser catalogs
 	$(BIN)/pytest -m "stack or soak"
 
 # The production-like stack on this machine (PostgreSQL, Redis, 2 daphne, Celery), measured under load;
-# writes docs/bench-latest.md. 45 to 50 minutes (50 to 1000 tables; 2000 first logins take 4 of them);
+# writes docs/bench-latest.md. 45 to 55 minutes (50 to 1000 tables; 2000 first logins take 4 of them);
 # the machine should be otherwise quiet.
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
