@@ -24,7 +24,7 @@ def _refused(e: services.GameError) -> ApiError:
 
 
 def _open_room(code: str) -> Room:
-    found = selectors.open_room_by_code(code) if is_room_code(code) else None
+    found = selectors.open_room_by_code(code)
     if found is None:
         raise ApiError("no_room", _("No open room has this code."), 404)
     return found

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import selectors, share
-from games.models import Room, is_room_code
+from games.models import Room
 
 SESSION_KEY = "invite_room"
 
@@ -21,7 +21,7 @@ def offer(request: HttpRequest, *, room: Room | None = None, code: str | None = 
     """The invite page of `room` (or of the open room with `code`) for a visitor without a session, and the room
     kept for after sign-up or log-in. A code no open room has goes to the log-in page and back, as before: a room
     that closed since may still have a ledger its players may read (games/views.py, `room`)."""
-    if room is None and code is not None and is_room_code(code):
+    if room is None and code is not None:
         room = selectors.open_room_by_code(code)
     if room is None:
         return redirect_to_login(request.get_full_path())

@@ -14,7 +14,19 @@ from django.urls import reverse
 from games.engine import state_from_json, view
 from games.engine.shuffle import CHAIN_FIELDS, chain_hash
 from games.frames import chat_json, hand_events, record_update, update_frame
-from games.models import ChatMessage, ClubMember, Hand, HandEvent, HandSeat, HandShare, Room, RoomVisit, Seat, Table
+from games.models import (
+    ChatMessage,
+    ClubMember,
+    Hand,
+    HandEvent,
+    HandSeat,
+    HandShare,
+    Room,
+    RoomVisit,
+    Seat,
+    Table,
+    is_room_code,
+)
 from games.tv import TV, tv_frame, tv_shown
 
 CHAT_HISTORY = 50
@@ -35,6 +47,10 @@ def state_at(room_id: int, version: int, state_json: dict):
 
 
 def open_room_by_code(code: str) -> Room | None:
+    """The open room of `code`, or None; a text that cannot be a room code (`is_room_code`: a path's or a form's) is
+    answered without a query."""
+    if not is_room_code(code):
+        return None
     return Room.objects.filter(code=code, status=Room.Status.OPEN).select_related("host").first()
 
 

@@ -132,7 +132,7 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 
 def _open_room(code: str) -> Room:
-    found = selectors.open_room_by_code(code) if is_room_code(code) else None
+    found = selectors.open_room_by_code(code)
     if found is None:
         raise Http404(_("No open room has this code."))
     return found
