@@ -18,7 +18,7 @@ from django.test import Client
 from config.asgi import application
 from games import services
 from games.consumers import RATE_LIMIT
-from games.consumers import _watched as consumers_watched
+from games.consumers import _watched as consumers_watched  # the table sockets, by room
 from games.models import Table
 from tests.games.conftest import acked, answers
 
@@ -43,9 +43,11 @@ def table_version(room) -> int:
 
 
 def dump_tasks() -> None:
-    """Every task of the running loop, each with its chain of awaits to the line it waits at, in stderr: where a
-    consumer that sends nothing is (a task's own stack shows its outermost coroutine only)."""
-    for task in asyncio.all_tasks():
+    """In stderr: every task of the running loop with its chain of awaits to the line it waits at (a task's own stack
+    shows its outermost coroutine only), the in-memory layer's channels and groups, and the loop's table sockets:
+    where a consumer that sends nothing is."""
+    loop = asyncio.get_running_loop()
+    for task in asyncio.all_tasks(loop):
         print(f"task {task.get_name()}:", file=sys.stderr)
         coro = task.get_coro()
         while coro is not None:
@@ -61,7 +63,7 @@ def dump_tasks() -> None:
     # broadcasts go to (a second layer made under a first one would take the room's messages from it).
     for room_id, consumers in list(consumers_watched.items()):
         for c in consumers:
-            if c.loop is asyncio.get_running_loop():
+            if c.loop is loop:
                 print(f"room {room_id} socket {c.channel_name} of user {c.scope['user'].pk}: v{c.version}, "
                       f"seat {c.seat_id}, acks {list(c.acks)}, held {sorted(c.held)}, stream "
                       f"{'held' if c.stream.locked() else 'free'}, the current layer: {c.channel_layer is layer}",
