@@ -5,7 +5,9 @@ browser page, logged in as the player whose turn is checked, is reloaded at each
 (then turned from portrait to landscape and back without a reload) and again when the hand is over. From bounding boxes: no two seats' boxes intersect (nor the centre's,
 on the felt), nothing in a seat reaches outside it, the player's own cards and total are inside the
 viewport and on top (`document.elementFromPoint` finds the own seat at their centres and corners), and
-no page scrolls sideways. Screenshots: test-artifacts/layout/.
+no page scrolls sideways. The deals are random, so each game's longest hands (five dragons at every seat, Zhejiang's
+9 cards, Seven and a Half's 12) are also dealt from a stacked deck and checked in the banker's seat, the widest of
+one's own. Screenshots: test-artifacts/layout/.
 """
 
 import pytest
@@ -133,11 +135,12 @@ def views(room, users):
     return [(u, snapshot(room, u)["view"]) for u in users]
 
 
-def drive(room, users, stop, limit: int = 400):
-    """Every seat plays as the `basic` bot would, one command at a time, until `stop(view)` holds for one
-    of them: that (user, view) is returned. Side bettors back the first challenger with a bet; the host
-    deals the next hand when one ends first."""
+def drive(room, users, stop, limit: int = 400, decide=None):
+    """Every seat plays as the `basic` bot would (or as `decide(view, rules)` says), one command at a time,
+    until `stop(view)` holds for one of them: that (user, view) is returned. Side bettors back the first
+    challenger with a bet; the host deals the next hand when one ends first."""
     rules = Rules.from_json(room.rules)
+    decide = decide or (lambda v, r: bot_decide(v, "basic", r))
     for _ in range(limit):
         seen = views(room, users)
         for u, v in seen:
@@ -152,7 +155,7 @@ def drive(room, users, stop, limit: int = 400):
                     break
                 except GameError:
                     pass
-            decision = bot_decide(v, "basic", rules)
+            decision = decide(v, rules)
             if decision:
                 services.action_submit(room_id=room.pk, user=u, action=decision[0], args=decision[1])
                 break
@@ -281,3 +284,80 @@ def test_no_page_scrolls_sideways(server, browser, settings, monkeypatch):
                     shot(page, f"page-{label}-{name}", full=True)
     context.close()
     assert not wide, wide
+
+
+# The most cards a hand holds in each game, stacked on the deck's top: cards so small that nobody goes over, so each
+# hand that draws reaches its game's limit. Every seat draws in Ten and a Half (five dragons all round); in the
+# others only the banker does (the deck holds too few small cards for all), whose own seat is checked: Zhejiang's extended mode ends a
+# hand at 9 cards, and Seven and a Half's ½ cards and aces make an exact 7½ with 12.
+FRENCH_SMALL = [f"{r}{s}" for r in ("J", "Q", "K") for s in "SHDC"] + [f"A{s}" for s in "SHDC"]
+SPANISH_SMALL = [f"{r}{s}" for r in ("J", "N", "K") for s in "OCEB"] + [f"1{s}" for s in "OCEB"]
+LONGEST = {  # case: (preset, overrides, the deck's top, every seat draws, the banker's cards at the end)
+    "ten-half-five-dragons": ("ten-half", {}, FRENCH_SMALL + [f"2{s}" for s in "SHDC"], True, 5),
+    "zhejiang-extended": ("zhejiang-ten-half", {"mode": "extended"}, FRENCH_SMALL, False, 9),
+    "seven-half-twelve-cards": ("seven-half", {}, SPANISH_SMALL, False, 12),
+}
+
+
+def own_cards(v) -> int:
+    return len(v["hand"]["hands"][v["you"]][0]["cards"]) if v.get("hand") and v["you"] in v["hand"]["hands"] else 0
+
+
+@pytest.mark.parametrize("case", list(LONGEST))
+def test_the_longest_hands_fit_at_every_screen_size(case, server, browser, settings, monkeypatch):
+    """The banker's table in the bank's turn and when the hand is over, and the hand's record, with each game's
+    longest hands."""
+    preset, overrides, top, everyone, most = LONGEST[case]
+
+    def start(run):
+        run.meta["next_hand_at"] = None
+        run.apply("system", "start_hand", {"seed_hex": "ab" * 32, "deck": top,
+                                           **({"dice": [1, 1]} if preset == "ten-half" else {})})
+
+    def draws(v) -> bool:
+        return everyone or v["you"] == v["banker"]
+
+    def banks_turn(v) -> bool:  # the banker's seat is the widest of one's own: badges and the bank's figures
+        hand = v.get("hand")
+        return (v["phase"] == "playing" and bool(hand and hand.get("turn")) and hand["turn"]["seat"] == v["you"] == v["banker"]
+                and own_cards(v) == most - 1)
+
+    def decide(v, rules):
+        legal = v["legal_actions"]
+        if "hit" in legal and draws(v):
+            return "hit", {}
+        if "stand" in legal:
+            return "stand", {}
+        return bot_decide(v, "basic", rules)
+
+    monkeypatch.setattr("games.services.moves._start_hand", start)
+    room, users = seat_players(settings, monkeypatch, preset, overrides, 4, 0)
+    player, v = drive(room, users, banks_turn, decide=decide)
+    context = browser.new_context(locale="en-US", bypass_csp=True)
+    log_in(context, server, player)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    url = server + room.get_absolute_url()
+    problems = {}
+    for name, size in VIEWPORTS.items():
+        open_at(page, url, size, "v.phase === 'playing' && v.hand.turn && v.hand.turn.seat === v.you")
+        shot(page, f"longest-{case}-{name}-turn")
+        problems[f"{name} turn"] = page.evaluate(CHECK_TABLE, True)
+    drive(room, users, hand_over, decide=decide)
+    assert own_cards(snapshot(room, player)["view"]) == most  # the hand reached its game's limit
+    for name, size in VIEWPORTS.items():
+        open_at(page, url, size, "!!v.hand && v.hand.over")
+        page.wait_for_selector("#results-table")
+        shot(page, f"longest-{case}-{name}-over", full=True)
+        problems[f"{name} over"] = page.evaluate(CHECK_TABLE, False)
+    record = server + Hand.objects.get(room=room, number=1).get_absolute_url()
+    for name, size in VIEWPORTS.items():
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.goto(record)
+        page.wait_for_selector("table.hand-seats")
+        width = page.evaluate(PAGE_WIDTH)
+        problems[f"{name} record"] = [f"{width}: {page.evaluate(WIDEST)}"] if width else []
+        if name in ("360x740", "1280x800"):
+            shot(page, f"longest-{case}-{name}-record")
+    context.close()
+    assert not any(problems.values()), "\n".join(f"{where}: {p}" for where, found in problems.items() for p in found)
