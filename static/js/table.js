@@ -113,6 +113,7 @@ function onFrame(f) {
       if (f.ack && f.ack === S.busy) S.busyUntil = f.version; // our own action made this version
       if (f.view) { // null: a version filled in from the record, whose events are all there is to show
         S.stalled = f.stalled || null;
+        S.started = !!f.started; // the host's Start, before the first hand is dealt (a bank offered first)
         setView(f.view);
       }
       for (const e of f.events || []) onEvent(e);
@@ -359,6 +360,13 @@ const roomClosed = () => !!S.closed || (!!S.room && S.room.status === "closed");
 // Two main seats with chips (or a bank): what a hand needs besides a banker (games/services/due.py, _can_start).
 const enoughPlayers = (v) => v.seats.filter((x) => x.role === "main" && !x.leaving && !x.away
   && (x.stack > 0 || (x.id === v.banker && v.bank > 0))).length >= 2;
+
+// The host's Start before the table's first hand: the status line asks for it ("Press Start"), so a seated host
+// finds it in the controls docked at the screen's bottom (renderActions), a host without a seat under the table.
+const startable = (v) => isHost() && !roomClosed() && !S.started && ["waiting", "between_hands"].includes(v.phase)
+  && !v.pending && enoughPlayers(v);
+const startButton = () => h("button", { type: "button", id: "host-start", class: "primary", onclick: () => send("start", {}, { busy: false }) },
+  gettext("Start"));
 
 function tablePhase() {
   const v = V();
@@ -852,13 +860,14 @@ function renderActions() {
   // Redraw only when something that changes the controls changed (keeps focus and typed amounts).
   const key = JSON.stringify([v.legal_actions, v.phase, S.busy, me && me.stack, me && me.away, v.pending,
     hand && hand.bets && hand.bets[v.you], hand && hand.side_bets && hand.side_bets.find((b) => b.seat === v.you),
-    hand && hand.bets && Object.keys(hand.bets), isHost(), S.started, roomClosed(), v.house, S.house.length]);
+    hand && hand.bets && Object.keys(hand.bets), isHost(), S.started, roomClosed(), v.house, S.house.length, startable(v)]);
   if (key === S.actionsKey) return;
   S.actionsKey = key;
   const box = $("#actions");
   const focused = box.contains(document.activeElement) ? document.activeElement.id || "actions" : null;
   box.textContent = "";
-  box.classList.toggle("needed", ["hit", "stand", "confirm", "open_bank", "take_bank", "refill", "no_bet"].some(legal));
+  box.classList.toggle("needed", ["hit", "stand", "confirm", "open_bank", "take_bank", "refill", "no_bet"].some(legal)
+    || (!!me && startable(v)));
   if (!me) {
     box.append(h("p", { class: "muted", id: "watching", text: roomClosed() ? gettext("This room is closed.") : {
       main: gettext("You are watching. Take a free seat to play."),
@@ -867,6 +876,7 @@ function renderActions() {
     }[freePlace()] }));
     return;
   }
+  if (startable(v)) box.append(h("div", { class: "row host-start" }, startButton()));
   const r = rules();
   const chips = () => h("div", { class: "chips" }, r.chip_values.map((amount) =>
     button("chip", "+" + number(amount), { args: { amount }, cls: "chip", busy: false, id: "act-chip-" + amount })));
@@ -1025,7 +1035,8 @@ function renderResults() {
     gettext("The hand's record and shuffle check"))));
 }
 
-// Only controls that can act: Start once two players can play; "Deal the next hand now" only between hands
+// Only controls that can act: Start once two players can play (here for a host without a seat; a seated host's is
+// docked with the controls, `startable`); "Deal the next hand now" only between hands
 // after one was played (a started table deals its first hand by itself) and not while the table waits for a
 // stake to be covered (the engine would refuse it); nothing in a closed room.
 function renderHost() {
@@ -1035,11 +1046,12 @@ function renderHost() {
   box.hidden = false;
   const v = V();
   const between = ["waiting", "between_hands"].includes(v.phase) && !v.pending && enoughPlayers(v);
-  if (between && (S.started ? v.hand_no > 0 && !S.stalled : true)) {
+  if (startable(v) && !mySeat()) box.append(startButton());
+  if (between && S.started && v.hand_no > 0 && !S.stalled) {
     box.append(h("button", {
       type: "button", id: "host-start", class: "primary",
       onclick: () => send("start", {}, { busy: false }),
-    }, S.started ? gettext("Deal the next hand now") : gettext("Start")));
+    }, gettext("Deal the next hand now")));
   }
   box.append(h("button", {
     type: "button", id: "host-close", class: "secondary",

@@ -361,3 +361,47 @@ def test_the_longest_hands_fit_at_every_screen_size(case, server, browser, setti
             shot(page, f"longest-{case}-{name}-record")
     context.close()
     assert not any(problems.values()), "\n".join(f"{where}: {p}" for where, found in problems.items() for p in found)
+
+
+IN_VIEW = """(sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return `no ${sel}`;
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {
+    return `${sel} is not in view (${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.right)},${Math.round(r.bottom)})`;
+  }
+  const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  return hit && el.contains(hit) ? null : `${sel} is covered by ${hit ? hit.tagName.toLowerCase() + "." + hit.className : "nothing"}`;
+}"""
+
+
+def test_the_hosts_start_is_in_view_when_the_table_asks_for_it(server, browser, settings):
+    """Before the first hand the status line says "Press Start": a seated host sees Start without scrolling, at every
+    size, with the bank's opening (legal too before Start) beside it; a host without a seat finds it under the table."""
+    users = [make_user(name) for name in NAMES[:4]]
+    room = services.room_create(host=users[0], preset="ten-half", overrides=SLOW)
+    for i, u in enumerate(users):
+        services.seat_take(room_id=room.pk, user=u, position=i, buy_in=room.buy_in_max)
+    context = browser.new_context(locale="en-US", bypass_csp=True)
+    log_in(context, server, users[0])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    url = server + room.get_absolute_url()
+    problems = {}
+    for name, size in VIEWPORTS.items():
+        open_at(page, url, size, "v.phase === 'waiting'")
+        page.wait_for_selector("#actions #host-start")
+        shot(page, f"host-start-{name}")
+        problems[name] = [p for p in (page.evaluate(IN_VIEW, "#host-start"), page.evaluate(IN_VIEW, "#act-open_bank")) if p]
+        assert page.locator("#host-controls #host-start").count() == 0  # one Start, in the controls
+    assert not any(problems.values()), problems
+    watched = services.room_create(host=users[0], preset="ten-half", overrides=SLOW)  # a host who does not sit
+    for i, u in enumerate(users[1:]):
+        services.seat_take(room_id=watched.pk, user=u, position=i, buy_in=watched.buy_in_max)
+    page.goto(server + watched.get_absolute_url())
+    page.wait_for_selector("#host-controls #host-start")
+    assert page.locator("#actions #host-start").count() == 0
+    page.click("#host-start")  # three seated players: the host starts the table from under it
+    page.wait_for_function("window.halfpoint.state.started")
+    page.wait_for_selector("#host-start", state="detached")
+    context.close()
