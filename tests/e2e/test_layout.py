@@ -299,6 +299,18 @@ LONGEST = {  # case: (preset, overrides, the deck's top, every seat draws, the b
 }
 
 
+# The replay's seats (a hand record's page) that something of theirs overflows: a card, the total, the name.
+REPLAY_SEATS = """document.querySelectorAll("#replay-seats .seat .pcard").length < 2 ? ["no replay seat with cards"]
+  : [...document.querySelectorAll("#replay-seats .seat")].flatMap((seat) => {
+  const r = seat.getBoundingClientRect();
+  const out = [...seat.querySelectorAll("*")].filter((el) => {
+    const e = el.getBoundingClientRect();
+    return e.width > 0 && (e.left < r.left - 1 || e.right > r.right + 1 || e.top < r.top - 1 || e.bottom > r.bottom + 1);
+  }).map((el) => `replay seat: ${el.tagName.toLowerCase()}.${el.className} "${el.textContent.slice(0, 20)}" is outside it`);
+  return seat.scrollWidth > seat.clientWidth + 1 ? [...out, "a replay seat overflows sideways"] : out;
+})"""
+
+
 def own_cards(v) -> int:
     return len(v["hand"]["hands"][v["you"]][0]["cards"]) if v.get("hand") and v["you"] in v["hand"]["hands"] else 0
 
@@ -355,8 +367,10 @@ def test_the_longest_hands_fit_at_every_screen_size(case, server, browser, setti
         page.set_viewport_size({"width": size[0], "height": size[1]})
         page.goto(record)
         page.wait_for_selector("table.hand-seats")
+        page.click("#replay-last")  # the replay's last step: every card dealt
+        page.evaluate(FRAMES)
         width = page.evaluate(PAGE_WIDTH)
-        problems[f"{name} record"] = [f"{width}: {page.evaluate(WIDEST)}"] if width else []
+        problems[f"{name} record"] = ([f"{width}: {page.evaluate(WIDEST)}"] if width else []) + page.evaluate(REPLAY_SEATS)
         if name in ("360x740", "1280x800"):
             shot(page, f"longest-{case}-{name}-record")
     context.close()
