@@ -205,6 +205,18 @@ def open_at(page, url: str, size: tuple[int, int], ready: str) -> None:
     page.evaluate(FRAMES)
 
 
+def player_page(browser, server, user):
+    """A browser context logged in as `user` (English) and its page: (context, page)."""
+    context = browser.new_context(locale="en-US", bypass_csp=True)
+    log_in(context, server, user)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+MY_TURN = "v.phase === 'playing' && v.hand.turn && v.hand.turn.seat === v.you"
+
+
 def shot(page, name: str, full: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
@@ -215,15 +227,11 @@ def test_the_table_layout_holds_at_every_screen_size(case, server, browser, sett
     preset, overrides, mains, sides = GAMES[case]
     room, users = seat_players(settings, monkeypatch, preset, overrides, mains, sides)
     player, v = drive(room, users, last_challenger_turn)
-    context = browser.new_context(locale="en-US", bypass_csp=True)
-    log_in(context, server, player)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
+    context, page = player_page(browser, server, player)
     url = server + room.get_absolute_url()
     problems = {}
-    mine = "v.phase === 'playing' && v.hand.turn && v.hand.turn.seat === v.you"
     for name, size in VIEWPORTS.items():
-        open_at(page, url, size, mine)
+        open_at(page, url, size, MY_TURN)
         shot(page, f"{case}-{name}-turn")
         found = page.evaluate(CHECK_TABLE, True)
         if found:
@@ -345,14 +353,11 @@ def test_the_longest_hands_fit_at_every_screen_size(case, server, browser, setti
     monkeypatch.setattr("games.services.moves._start_hand", start)
     room, users = seat_players(settings, monkeypatch, preset, overrides, 4, 0)
     player, v = drive(room, users, banks_turn, decide=decide)
-    context = browser.new_context(locale="en-US", bypass_csp=True)
-    log_in(context, server, player)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
+    context, page = player_page(browser, server, player)
     url = server + room.get_absolute_url()
     problems = {}
     for name, size in VIEWPORTS.items():
-        open_at(page, url, size, "v.phase === 'playing' && v.hand.turn && v.hand.turn.seat === v.you")
+        open_at(page, url, size, MY_TURN)
         shot(page, f"longest-{case}-{name}-turn")
         problems[f"{name} turn"] = page.evaluate(CHECK_TABLE, True)
     drive(room, users, hand_over, decide=decide)
@@ -396,10 +401,7 @@ def test_the_hosts_start_is_in_view_when_the_table_asks_for_it(server, browser, 
     room = services.room_create(host=users[0], preset="ten-half", overrides=SLOW)
     for i, u in enumerate(users):
         services.seat_take(room_id=room.pk, user=u, position=i, buy_in=room.buy_in_max)
-    context = browser.new_context(locale="en-US", bypass_csp=True)
-    log_in(context, server, users[0])
-    page = context.new_page()
-    page.set_default_timeout(15_000)
+    context, page = player_page(browser, server, users[0])
     url = server + room.get_absolute_url()
     problems = {}
     for name, size in VIEWPORTS.items():
