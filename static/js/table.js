@@ -363,10 +363,11 @@ const enoughPlayers = (v) => v.seats.filter((x) => x.role === "main" && !x.leavi
 
 // The host's Start before the table's first hand: the status line asks for it ("Press Start"), so a seated host
 // finds it in the controls docked at the screen's bottom (renderActions), a host without a seat under the table.
-const startable = (v) => isHost() && !roomClosed() && !S.started && ["waiting", "between_hands"].includes(v.phase)
-  && !v.pending && enoughPlayers(v);
-const startButton = () => h("button", { type: "button", id: "host-start", class: "primary", onclick: () => send("start", {}, { busy: false }) },
-  gettext("Start"));
+// `dealable`: between hands with nobody deciding on the bank and two players who can play, where a start is taken.
+const dealable = (v) => ["waiting", "between_hands"].includes(v.phase) && !v.pending && enoughPlayers(v);
+const startable = (v) => isHost() && !roomClosed() && !S.started && dealable(v);
+const startButton = (label) => h("button", { type: "button", id: "host-start", class: "primary", onclick: () => send("start", {}, { busy: false }) },
+  label);
 
 function tablePhase() {
   const v = V();
@@ -876,7 +877,7 @@ function renderActions() {
     }[freePlace()] }));
     return;
   }
-  if (startable(v)) box.append(h("div", { class: "row host-start" }, startButton()));
+  if (startable(v)) box.append(h("div", { class: "row host-start" }, startButton(gettext("Start"))));
   const r = rules();
   const chips = () => h("div", { class: "chips" }, r.chip_values.map((amount) =>
     button("chip", "+" + number(amount), { args: { amount }, cls: "chip", busy: false, id: "act-chip-" + amount })));
@@ -1045,14 +1046,8 @@ function renderHost() {
   if (!isHost() || roomClosed()) { box.hidden = true; return; }
   box.hidden = false;
   const v = V();
-  const between = ["waiting", "between_hands"].includes(v.phase) && !v.pending && enoughPlayers(v);
-  if (startable(v) && !mySeat()) box.append(startButton());
-  if (between && S.started && v.hand_no > 0 && !S.stalled) {
-    box.append(h("button", {
-      type: "button", id: "host-start", class: "primary",
-      onclick: () => send("start", {}, { busy: false }),
-    }, gettext("Deal the next hand now")));
-  }
+  if (startable(v) && !mySeat()) box.append(startButton(gettext("Start")));
+  if (dealable(v) && S.started && v.hand_no > 0 && !S.stalled) box.append(startButton(gettext("Deal the next hand now")));
   box.append(h("button", {
     type: "button", id: "host-close", class: "secondary",
     onclick: () => { if (confirm(gettext("Close the room? Every stack goes home; a hand already staked on is played out by default actions."))) send("close", {}, { busy: false }); },
