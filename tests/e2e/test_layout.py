@@ -42,11 +42,22 @@ NAMES = ["alice", "bob", "chen", "dara", "emeka", "farida", "gustavo", "hiroko",
 
 # Problems with the table as drawn, as a list of strings (empty: all good). `own` also checks the
 # player's own cards and total: inside the viewport and the topmost thing at their centre and corners.
-CHECK_TABLE = """(own) => {
-  const out = [];
+HELPERS = """
   const box = (el) => el.getBoundingClientRect();
   const shown = (el) => { const r = box(el); return r.width > 0 && r.height > 0; };
   const label = (el) => el.dataset.seat || el.dataset.pos || el.id || el.className;
+  // What of each seat's own reaches outside it (a card, the total, the name), and a seat that scrolls sideways.
+  const seatsHold = (seats) => seats.flatMap((seat) => {
+    const r = box(seat);
+    const out = [...seat.querySelectorAll("*")].filter(shown).filter((el) => {
+      const e = box(el);
+      return e.left < r.left - 1 || e.right > r.right + 1 || e.top < r.top - 1 || e.bottom > r.bottom + 1;
+    }).map((el) => `in seat ${label(seat)}: ${el.tagName.toLowerCase()}.${el.className} "${el.textContent.slice(0, 30)}" is outside it`);
+    return seat.scrollWidth > seat.clientWidth + 1 ? [...out, `seat ${label(seat)} overflows sideways`] : out;
+  });
+"""
+CHECK_TABLE = """(own) => {
+  const out = [];""" + HELPERS + """
   const seats = [...document.querySelectorAll("#seats .seat, #side-seats .side-list li")].filter(shown);
   const boxes = seats.map((el) => [label(el), box(el)]);
   const center = document.querySelector("#center");
@@ -59,17 +70,7 @@ CHECK_TABLE = """(own) => {
       if (w > 0.5 && h > 0.5) out.push(`boxes ${a} and ${b} intersect`);
     }
   }
-  for (const seat of seats) {
-    const r = box(seat);
-    for (const el of seat.querySelectorAll("*")) {
-      if (!shown(el)) continue;
-      const e = box(el);
-      if (e.left < r.left - 1 || e.right > r.right + 1 || e.top < r.top - 1 || e.bottom > r.bottom + 1) {
-        out.push(`in seat ${label(seat)}: ${el.tagName.toLowerCase()}.${el.className} "${el.textContent.slice(0, 30)}" is outside it`);
-      }
-    }
-    if (seat.scrollWidth > seat.clientWidth + 1) out.push(`seat ${label(seat)} overflows sideways`);
-  }
+  out.push(...seatsHold(seats));
   for (const sel of ["#results", "#actions", "#side-seats", "#center", "#fair-deal"]) {
     const el = document.querySelector(sel);
     if (el && shown(el) && el.scrollWidth > el.clientWidth + 1) out.push(`${sel} is cut off (${el.scrollWidth} > ${el.clientWidth})`);
@@ -308,15 +309,10 @@ LONGEST = {  # case: (preset, overrides, the deck's top, every seat draws, the b
 
 
 # The replay's seats (a hand record's page) that something of theirs overflows: a card, the total, the name.
-REPLAY_SEATS = """document.querySelectorAll("#replay-seats .seat .pcard").length < 2 ? ["no replay seat with cards"]
-  : [...document.querySelectorAll("#replay-seats .seat")].flatMap((seat) => {
-  const r = seat.getBoundingClientRect();
-  const out = [...seat.querySelectorAll("*")].filter((el) => {
-    const e = el.getBoundingClientRect();
-    return e.width > 0 && (e.left < r.left - 1 || e.right > r.right + 1 || e.top < r.top - 1 || e.bottom > r.bottom + 1);
-  }).map((el) => `replay seat: ${el.tagName.toLowerCase()}.${el.className} "${el.textContent.slice(0, 20)}" is outside it`);
-  return seat.scrollWidth > seat.clientWidth + 1 ? [...out, "a replay seat overflows sideways"] : out;
-})"""
+REPLAY_SEATS = """(() => {""" + HELPERS + """
+  if (document.querySelectorAll("#replay-seats .seat .pcard").length < 2) return ["no replay seat with cards"];
+  return seatsHold([...document.querySelectorAll("#replay-seats .seat")].filter(shown));
+})()"""
 
 
 def own_cards(v) -> int:
